@@ -410,7 +410,7 @@ fn last_steps(path: &str) -> Vec<String> {
 /// The field a union is discriminated by.
 fn discriminator<'a>(rev: &'a Revision, union: &str) -> Option<&'a str> {
     match &rev.item(union)?.kind {
-        ItemKind::Union(u) => u.discriminator.as_deref(),
+        ItemKind::Union(u) => u.tag_field(),
         _ => None,
     }
 }

@@ -158,7 +158,7 @@ impl SchemaJson {
         }
         for item in rev.items.values() {
             let ItemKind::Union(u) = &item.kind else { continue };
-            let Some(sel) = &u.selector else { continue };
+            let Some(sel) = u.selector() else { continue };
             for (value, k) in &sel.tags {
                 let Type::Named(member) = &u.variants[*k].ty else { continue };
                 if let Some(def) = root[defs_key].get_mut(member.as_str()) {

@@ -37,7 +37,7 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
                     .variants
                     .iter()
                     .enumerate()
-                    .filter(|(i, _)| u.fallback != Some(*i))
+                    .filter(|(i, _)| u.fallback() != Some(*i))
                     .filter_map(|(_, v)| match &v.ty {
                         Type::Named(n) => Some(n.clone()),
                         _ => None,

@@ -206,7 +206,7 @@ fn canonical(rev: &Revision, name: &str) -> String {
 fn leaves(rev: &Revision, union: &str, out: &mut BTreeSet<String>, depth: usize) {
     let Some(ItemKind::Union(u)) = rev.item(union).map(|i| &i.kind) else { return };
     for (i, v) in u.variants.iter().enumerate() {
-        if Some(i) == u.fallback || Some(i) == u.selector.as_ref().and_then(|s| s.other) {
+        if Some(i) == u.fallback() || Some(i) == u.selector().and_then(|s| s.other) {
             continue;
         }
         // schema.json writes a member that is an array or a primitive in place,
@@ -262,7 +262,7 @@ fn members(rev: &Revision, name: &str) -> Option<(BTreeSet<String>, BTreeSet<Str
             // A message union of one member (`type ClientNotification =
             // CancelledNotification`), which schema.json inlines: that member,
             // beside the `Other` the generator adds for unknown methods.
-            ItemKind::Union(u) if u.variants.len() == 2 && u.fallback == Some(1) => match &u.variants[0].ty {
+            ItemKind::Union(u) if u.variants.len() == 2 && u.fallback() == Some(1) => match &u.variants[0].ty {
                 Type::Named(m) => n = m.clone(),
                 _ => return None,
             },

@@ -17,7 +17,7 @@ pub fn ambiguous_members(rev: &Revision) -> Vec<(String, String, String, Fill)> 
     let mut out = Vec::new();
     for item in rev.items.values() {
         let ItemKind::Union(u) = &item.kind else { continue };
-        if u.discriminator.is_some() {
+        if u.tag_field().is_some() {
             continue;
         }
         for (i, var) in u.variants.iter().enumerate() {
@@ -81,7 +81,7 @@ pub fn check_union_sizes(rev: &Revision) -> Diagnostics {
     let mut diags = Diagnostics::default();
     for item in rev.items.values() {
         let ItemKind::Union(u) = &item.kind else { continue };
-        if u.discriminator.is_none() && u.variants.len() > choose::MAX_MEMBERS {
+        if u.tag_field().is_none() && u.variants.len() > choose::MAX_MEMBERS {
             diags.push(
                 Diagnostic::error(format!(
                     "the union `{}` has {} members; a union told apart by shape may have at most {}",

@@ -177,3 +177,42 @@ mod tests {
         assert_eq!(pascal_case("self"), "Self_");
     }
 }
+
+/// "A" or "An" before a type name, as it is read aloud: "An `AudioContent`",
+/// "A `URLElicitation`" (an acronym read letter by letter), "An `SSEEvent`".
+pub fn article(name: &str) -> &'static str {
+    let mut chars = name.chars();
+    let (first, second) = (chars.next().unwrap_or('x'), chars.next().unwrap_or('x'));
+    let acronym = first.is_ascii_uppercase() && second.is_ascii_uppercase();
+    let vowel_sound = if acronym {
+        // Letters whose names start with a vowel sound: "an F", "an M", "an S".
+        "AEFHILMNORSX".contains(first)
+    } else {
+        // "a union", "a unit": a U read "you" before "ni".
+        "AEIOUaeiou".contains(first) && !name[first.len_utf8()..].to_ascii_lowercase().starts_with("ni")
+    };
+    if vowel_sound { "An" } else { "A" }
+}
+
+#[cfg(test)]
+mod article_tests {
+    use super::article;
+
+    #[test]
+    fn an_article_as_the_name_is_read() {
+        for (name, expected) in [
+            ("AudioContent", "An"),
+            ("EmbeddedResource", "An"),
+            ("ImageContent", "An"),
+            ("UnsubscribeRequest", "An"),
+            ("UnionThing", "A"),
+            ("URLElicitationRequiredError", "A"),
+            ("JSONRPCRequest", "A"),
+            ("SSEEvent", "An"),
+            ("CallToolResult", "A"),
+            ("Tool", "A"),
+        ] {
+            assert_eq!(article(name), expected, "{name}");
+        }
+    }
+}

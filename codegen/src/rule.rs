@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::model::{
-    ALIAS_DEPTH, Item, ItemKind, Literal, LiteralValue, Revision, Selector, Type, Union, Variant, struct_of,
+    ALIAS_DEPTH, Item, ItemKind, Literal, LiteralValue, Revision, Selector, Type, Union, UnionRule, Variant, canonical,
+    struct_of,
 };
 use crate::sample::Fill;
 
@@ -25,6 +26,37 @@ pub fn decide_unions(items: &mut BTreeMap<String, Item>) {
     classify_unions(items);
     add_fallbacks(items);
     add_selectors(items);
+    mark_told_by_kind(items);
+}
+
+/// A union decided by shape, without a selector, whose every member is a JSON
+/// scalar of a kind no other member has (`string | integer`): the rule's first
+/// step alone decides, so it is read straight from serde's first look at the
+/// value, with nothing captured (the runtime's `union! { .. by kind }`).
+fn mark_told_by_kind(items: &mut BTreeMap<String, Item>) {
+    let names: Vec<String> = items.keys().cloned().collect();
+    for name in names {
+        let Some(ItemKind::Union(u)) = items.get(&name).map(|i| &i.kind) else { continue };
+        if !matches!(u.rule, UnionRule::Shape) {
+            continue;
+        }
+        let mut seen = Vec::new();
+        let by_kind = u.variants.iter().all(|v| {
+            let kind = match canonical(items, &v.ty) {
+                Type::String => "string",
+                Type::Integer | Type::Number => "number",
+                Type::Boolean => "boolean",
+                _ => return false,
+            };
+            !seen.contains(&kind) && {
+                seen.push(kind);
+                true
+            }
+        });
+        if by_kind && let Some(Item { kind: ItemKind::Union(u), .. }) = items.get_mut(&name) {
+            u.rule = UnionRule::Kind;
+        }
+    }
 }
 
 /// A message union of one member is written in TypeScript as an alias (2026-07-28:
@@ -44,8 +76,7 @@ fn message_aliases_as_unions(items: &mut BTreeMap<String, Item>) {
         }
         let member = Variant { name: target.clone(), ty: Type::Named(target.clone()), tags: Vec::new(), boxed: false };
         if let Some(item) = items.get_mut(&name) {
-            item.kind =
-                ItemKind::Union(Union { variants: vec![member], discriminator: None, fallback: None, selector: None });
+            item.kind = ItemKind::Union(Union { variants: vec![member], rule: UnionRule::default() });
         }
     }
 }
@@ -86,7 +117,7 @@ fn classify_unions(items: &mut BTreeMap<String, Item>) {
         if let Some((wire, tags)) = chosen
             && let Some(Item { kind: ItemKind::Union(u), .. }) = items.get_mut(&name)
         {
-            u.discriminator = Some(wire);
+            u.rule = UnionRule::Tagged { field: wire, fallback: None };
             for (v, t) in u.variants.iter_mut().zip(tags) {
                 v.tags = t;
             }
@@ -102,7 +133,7 @@ fn add_fallbacks(items: &mut BTreeMap<String, Item>) {
     let names: Vec<String> = items.keys().cloned().collect();
     for name in names {
         let Some(ItemKind::Union(u)) = items.get(&name).map(|i| &i.kind) else { continue };
-        let Some(field) = u.discriminator.clone() else { continue };
+        let Some(field) = u.tag_field().map(str::to_string) else { continue };
         let mut common: Option<Vec<String>> = None;
         for v in &u.variants {
             let Type::Named(n) = &v.ty else { continue };
@@ -119,7 +150,10 @@ fn add_fallbacks(items: &mut BTreeMap<String, Item>) {
         if let Some(Item { kind: ItemKind::Union(u), .. }) = items.get_mut(&name) {
             let vname = if u.variants.iter().any(|v| v.name == "Other") { "Unknown" } else { "Other" };
             u.variants.push(Variant { name: vname.into(), ty: Type::Named(base), tags: Vec::new(), boxed: false });
-            u.fallback = Some(u.variants.len() - 1);
+            let at = u.variants.len() - 1;
+            if let UnionRule::Tagged { fallback, .. } = &mut u.rule {
+                *fallback = Some(at);
+            }
         }
     }
 }
@@ -138,7 +172,7 @@ fn add_selectors(items: &mut BTreeMap<String, Item>) {
     let names: Vec<String> = items.keys().cloned().collect();
     for name in names {
         let Some(ItemKind::Union(u)) = items.get(&name).map(|i| &i.kind) else { continue };
-        if u.discriminator.is_some() || u.variants.len() < 2 {
+        if u.tag_field().is_some() || u.variants.len() < 2 {
             continue;
         }
         let mut structs = Vec::new();
@@ -187,7 +221,7 @@ fn add_selectors(items: &mut BTreeMap<String, Item>) {
                 u.variants.push(Variant { name: vname.into(), ty: Type::Named(base), tags: Vec::new(), boxed: false });
                 sel.other = Some(u.variants.len() - 1);
             }
-            u.selector = Some(sel);
+            u.rule = UnionRule::Selected(sel);
         }
     }
 }
@@ -345,10 +379,13 @@ pub fn choose(rev: &Revision, u: &Union, v: &Value) -> Option<usize> {
 }
 
 fn choose_depth(rev: &Revision, u: &Union, v: &Value, depth: usize) -> Option<usize> {
-    if let Some(field) = &u.discriminator {
+    if let Some(field) = u.tag_field() {
         let tag = v.as_object()?.get(field)?;
-        let k =
-            u.variants.iter().position(|var| var.tags.iter().any(|t| literal_matches(&t.value, tag))).or(u.fallback)?;
+        let k = u
+            .variants
+            .iter()
+            .position(|var| var.tags.iter().any(|t| literal_matches(&t.value, tag)))
+            .or(u.fallback())?;
         let ty = &u.variants[k].ty;
         return reads_depth(rev, ty, v, depth + 1, reads_whole_floats(rev, ty)).then_some(k);
     }
@@ -361,20 +398,16 @@ fn choose_depth(rev: &Revision, u: &Union, v: &Value, depth: usize) -> Option<us
 /// The members the rule would try for `v`, in order ([`choose::order`]).
 pub fn candidates(rev: &Revision, u: &Union, v: &Value) -> Vec<usize> {
     let keys: Vec<&str> = v.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
-    let selected = match (&u.selector, v) {
+    let selected = match (u.selector(), v) {
         (Some(sel), Value::Object(m)) => m.get(&sel.field).and_then(Value::as_str),
         _ => None,
     };
     let look = choose::Look { kind: kind_of(v), keys: &keys, selected };
-    let values: Vec<&str> = u.selector.as_ref().map(|s| listed(rev, &s.values_of)).unwrap_or_default();
+    let values: Vec<&str> = u.selector().map(|s| listed(rev, &s.values_of)).unwrap_or_default();
     let picks: Vec<(&str, usize)> =
-        u.selector.as_ref().map(|s| s.tags.iter().map(|(t, k)| (t.as_str(), *k)).collect()).unwrap_or_default();
-    let selector = u.selector.as_ref().map(|s| choose::Selector {
-        field: &s.field,
-        picks: &picks,
-        listed: &values,
-        other: s.other,
-    });
+        u.selector().map(|s| s.tags.iter().map(|(t, k)| (t.as_str(), *k)).collect()).unwrap_or_default();
+    let selector =
+        u.selector().map(|s| choose::Selector { field: &s.field, picks: &picks, listed: &values, other: s.other });
     choose::order(&ModelMembers { rev, u }, selector.as_ref(), &look).into_iter().collect()
 }
 
@@ -506,7 +539,7 @@ pub fn member_sample(rev: &Revision, u: &Union, i: usize, fill: Fill) -> Value {
 /// [`sample_turn`](crate::sample::sample_turn)).
 pub fn member_sample_turn(rev: &Revision, u: &Union, i: usize, fill: Fill, turn: usize) -> Value {
     let mut input = crate::sample::sample_turn(rev, &u.variants[i].ty, fill, turn);
-    if let (Some(sel), Value::Object(m)) = (&u.selector, &mut input) {
+    if let (Some(sel), Value::Object(m)) = (u.selector(), &mut input) {
         if let Some((value, _)) = sel.tags.iter().find(|(_, k)| *k == i) {
             m.insert(sel.field.clone(), Value::String(value.clone()));
         } else if sel.other == Some(i) {
@@ -539,42 +572,36 @@ pub fn member_sample_turn(rev: &Revision, u: &Union, i: usize, fill: Fill, turn:
 /// A selector value no enum of the schema lists, for the catch-all member's samples.
 pub const UNLISTED_SAMPLE: &str = "com.example/unlisted";
 
-/// The union's rule in words, for its docs: one paragraph per line.
+/// The union's rule in words, for its docs: one paragraph per line. The rules
+/// themselves are told once, in the crate docs' "How unions are read"; each
+/// member's docs give the value that selects it.
 pub fn describe(u: &Union) -> Vec<String> {
+    const SEE: &str = "see [how unions are read](crate#how-unions-are-read)";
     let name = |k: usize| u.variants[k].name.as_str();
-    let mut out = Vec::new();
-    match (&u.discriminator, u.fallback) {
-        (Some(field), Some(k)) => out.push(format!(
-            "Reading: the member is chosen by the value of `{field}`; any other value is read as `{}`, so messages this revision does not know pass through.",
-            name(k)
-        )),
-        (Some(field), None) => out.push(format!(
-            "Reading: the member is chosen by the value of `{field}`; an unknown value is an error that lists the known ones."
-        )),
-        (None, _) => {
-            if let Some(sel) = &u.selector {
-                let picks: Vec<String> = sel.tags.iter().map(|(value, k)| format!("`\"{value}\"` reads only `{}`", name(*k))).collect();
-                let other = match sel.other {
-                    Some(k) => format!("; a value `{}` does not list reads `{}`, which keeps the object whole", sel.values_of, name(k)),
-                    None => String::new(),
-                };
-                out.push(format!(
-                    "Reading: `{}` decides first: {}{other}; no value, or any other listed value, leaves the members below to choose from, never those.",
-                    sel.field,
-                    picks.join(", ")
-                ));
-                out.push(String::new());
-            }
-            out.push(
-                "The member is chosen from the schema, never by trying members in the schema's order. Of the members that can \
-                 be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes \
-                 that member the only candidate (its error is the union's error); else the members that declare a key not all of \
-                 them declare are the candidates; a member that declares nothing of its own is read only when no other claims the \
-                 input. Candidates are tried most specific first: those whose required members are all present, then the more of \
-                 the input's keys they require, then the more they know, then schema order; the first that reads is the value."
-                    .to_string(),
-            );
+    let line = match &u.rule {
+        UnionRule::Tagged { field, fallback: Some(k) } => format!(
+            "Reading: by the value of `{field}`; any other value reads as `{}`, so messages this revision does not know pass through ({SEE}).",
+            name(*k)
+        ),
+        UnionRule::Tagged { field, fallback: None } => {
+            format!(
+                "Reading: by the value of `{field}`; an unknown value is an error that lists the known ones ({SEE})."
+            )
         }
-    }
-    out
+        UnionRule::Selected(sel) => {
+            let other = match sel.other {
+                Some(k) => format!(" (a value `{}` does not list reads `{}`)", sel.values_of, name(k)),
+                None => String::new(),
+            };
+            format!(
+                "Reading: by `{}` first{other}, then by shape among the members no value selects ({SEE}).",
+                sel.field
+            )
+        }
+        UnionRule::Shape => {
+            format!("Reading: by shape, the member whose keys the input has, most specific first ({SEE}).")
+        }
+        UnionRule::Kind => format!("Reading: by the input's JSON kind alone ({SEE})."),
+    };
+    vec![line]
 }

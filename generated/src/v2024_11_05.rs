@@ -18,21 +18,20 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 
 /// Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 ///
 /// **Later revisions:** Removed in 2025-03-26.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotated {
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<AnnotatedAnnotations>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Annotated {
-    /// A `Annotated` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Annotated` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Annotated {
             annotations: ::std::option::Option::None,
@@ -66,8 +65,6 @@ pub struct AnnotatedAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -78,16 +75,13 @@ pub struct AnnotatedAnnotations {
     /// Minimum: `0`
     ///
     /// Maximum: `1`
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub priority: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl AnnotatedAnnotations {
-    /// A `AnnotatedAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `AnnotatedAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         AnnotatedAnnotations {
             audience: ::std::option::Option::None,
@@ -134,7 +128,6 @@ pub struct CallToolRequest {
 impl CallToolRequest {
     /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CallToolRequestParams>) -> Self {
         CallToolRequest {
             params: params.into(),
@@ -162,7 +155,6 @@ impl crate::Request for CallToolRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequestParams {
     pub name: String,
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -170,7 +162,6 @@ pub struct CallToolRequestParams {
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         CallToolRequestParams {
             name: name.into(),
@@ -207,8 +198,6 @@ pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub content: Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
@@ -216,8 +205,6 @@ pub struct CallToolResult {
     /// If not set, this is assumed to be false (the call was successful).
     ///
     /// Wire name: `isError`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub is_error: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -225,7 +212,6 @@ pub struct CallToolResult {
 impl CallToolResult {
     /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(content: Vec<CallToolResultContentItem>) -> Self {
         CallToolResult {
             meta: ::std::option::Option::None,
@@ -284,11 +270,14 @@ crate::rt::object! {
 
 /// The inline union type of the elements of `CallToolResult.content` in the schema (see [`CallToolResult`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallToolResultContentItem {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "resource"`.
     EmbeddedResource(EmbeddedResource),
 }
 impl ::std::convert::From<TextContent> for CallToolResultContentItem {
@@ -319,12 +308,16 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::CancelledNotificationParams;
 pub use crate::shared::v2024_11_05_to_v2025_03_26::ClientCapabilities;
 pub use crate::shared::v2024_11_05_to_v2025_03_26::ClientCapabilitiesRoots;
 
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
+    /// Read when `"method": "notifications/progress"`.
     ProgressNotification(ProgressNotification),
+    /// Read when `"method": "notifications/initialized"`.
     InitializedNotification(InitializedNotification),
+    /// Read when `"method": "notifications/roots/list_changed"`.
     RootsListChangedNotification(RootsListChangedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
@@ -366,21 +359,34 @@ crate::rt::union! {
 
 /// Client messages
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientRequest {
+    /// Read when `"method": "ping"`.
     PingRequest(PingRequest),
+    /// Read when `"method": "initialize"`.
     InitializeRequest(InitializeRequest),
+    /// Read when `"method": "completion/complete"`.
     CompleteRequest(CompleteRequest),
+    /// Read when `"method": "logging/setLevel"`.
     SetLevelRequest(SetLevelRequest),
+    /// Read when `"method": "prompts/get"`.
     GetPromptRequest(GetPromptRequest),
+    /// Read when `"method": "prompts/list"`.
     ListPromptsRequest(ListPromptsRequest),
+    /// Read when `"method": "resources/list"`.
     ListResourcesRequest(ListResourcesRequest),
+    /// Read when `"method": "resources/templates/list"`.
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+    /// Read when `"method": "resources/read"`.
     ReadResourceRequest(ReadResourceRequest),
+    /// Read when `"method": "resources/subscribe"`.
     SubscribeRequest(SubscribeRequest),
+    /// Read when `"method": "resources/unsubscribe"`.
     UnsubscribeRequest(UnsubscribeRequest),
+    /// Read when `"method": "tools/call"`.
     CallToolRequest(CallToolRequest),
+    /// Read when `"method": "tools/list"`.
     ListToolsRequest(ListToolsRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
@@ -474,7 +480,7 @@ crate::rt::union! {
     }
 }
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientResult {
     EmptyResult(EmptyResult),
@@ -525,7 +531,6 @@ pub struct CreateMessageRequest {
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CreateMessageRequestParams>) -> Self {
         CreateMessageRequest {
             params: params.into(),
@@ -556,34 +561,23 @@ pub struct CreateMessageRequestParams {
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     ///
     /// Wire name: `modelPreferences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     ///
     /// Wire name: `includeContext`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
-    /// Optional: `None` is left out of the JSON.
     pub temperature: Option<f64>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     ///
     /// Wire name: `maxTokens`.
     pub max_tokens: i64,
     /// Wire name: `stopSequences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub metadata: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -591,7 +585,6 @@ pub struct CreateMessageRequestParams {
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         CreateMessageRequestParams {
             messages,
@@ -691,8 +684,6 @@ pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub role: Role,
     pub content: SamplingMessageContent,
@@ -701,8 +692,6 @@ pub struct CreateMessageResult {
     /// The reason why sampling stopped, if known.
     ///
     /// Wire name: `stopReason`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -710,7 +699,6 @@ pub struct CreateMessageResult {
 impl CreateMessageResult {
     /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -831,16 +819,14 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::Cursor;
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"resource"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EmbeddedResource {
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<AnnotatedAnnotations>,
     pub resource: EmbeddedResourceResource,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl EmbeddedResource {
-    /// A `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
         EmbeddedResource {
             annotations: ::std::option::Option::None,
@@ -881,7 +867,7 @@ crate::rt::object! {
 
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
@@ -918,7 +904,6 @@ pub struct GetPromptRequest {
 impl GetPromptRequest {
     /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<GetPromptRequestParams>) -> Self {
         GetPromptRequest {
             params: params.into(),
@@ -948,8 +933,6 @@ pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
     pub name: String,
     /// Arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -957,7 +940,6 @@ pub struct GetPromptRequestParams {
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         GetPromptRequestParams {
             name: name.into(),
@@ -985,12 +967,8 @@ pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An optional description for the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -999,7 +977,6 @@ pub struct GetPromptResult {
 impl GetPromptResult {
     /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         GetPromptResult {
             meta: ::std::option::Option::None,
@@ -1065,7 +1042,6 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::INVALID_REQUEST;
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"image"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageContent {
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<AnnotatedAnnotations>,
     /// The base64-encoded image data.
     ///
@@ -1079,9 +1055,8 @@ pub struct ImageContent {
     pub extra: crate::Extra,
 }
 impl ImageContent {
-    /// A `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         data: impl ::std::convert::Into<String>,
         mime_type: impl ::std::convert::Into<String>,
@@ -1142,7 +1117,6 @@ pub struct InitializeRequest {
 impl InitializeRequest {
     /// A `InitializeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<InitializeRequestParams>) -> Self {
         InitializeRequest {
             params: params.into(),
@@ -1182,7 +1156,6 @@ pub struct InitializeRequestParams {
 impl InitializeRequestParams {
     /// A `InitializeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
         capabilities: impl ::std::convert::Into<ClientCapabilities>,
@@ -1212,8 +1185,6 @@ pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
@@ -1225,8 +1196,6 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub instructions: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1234,7 +1203,6 @@ pub struct InitializeResult {
 impl InitializeResult {
     /// A `InitializeResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
         capabilities: impl ::std::convert::Into<ServerCapabilities>,
@@ -1307,7 +1275,7 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::JSONRPCErrorError;
 
 /// JSON-RPC types
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
@@ -1359,7 +1327,6 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ListPromptsResult;
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/templates/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1367,7 +1334,6 @@ pub struct ListResourceTemplatesRequest {
 impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListResourceTemplatesRequest {
             params: ::std::option::Option::None,
@@ -1420,15 +1386,11 @@ pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: Vec<ResourceTemplate>,
@@ -1438,7 +1400,6 @@ pub struct ListResourceTemplatesResult {
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         ListResourceTemplatesResult {
             meta: ::std::option::Option::None,
@@ -1513,7 +1474,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1521,7 +1481,6 @@ pub struct ListResourcesRequest {
 impl ListResourcesRequest {
     /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListResourcesRequest {
             params: ::std::option::Option::None,
@@ -1574,15 +1533,11 @@ pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub resources: Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1591,7 +1546,6 @@ pub struct ListResourcesResult {
 impl ListResourcesResult {
     /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resources: Vec<Resource>) -> Self {
         ListResourcesResult {
             meta: ::std::option::Option::None,
@@ -1669,7 +1623,6 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ListRootsResult;
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tools/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1677,7 +1630,6 @@ pub struct ListToolsRequest {
 impl ListToolsRequest {
     /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListToolsRequest {
             params: ::std::option::Option::None,
@@ -1730,15 +1682,11 @@ pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1747,7 +1695,6 @@ pub struct ListToolsResult {
 impl ListToolsResult {
     /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(tools: Vec<Tool>) -> Self {
         ListToolsResult {
             meta: ::std::option::Option::None,
@@ -1845,7 +1792,6 @@ pub struct ProgressNotification {
 impl ProgressNotification {
     /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
         ProgressNotification {
             params: params.into(),
@@ -1878,8 +1824,6 @@ pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: f64,
     /// Total number of items to process (or total progress required), if known.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub total: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1887,7 +1831,6 @@ pub struct ProgressNotificationParams {
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             progress_token: progress_token.into(),
@@ -1930,7 +1873,6 @@ pub struct PromptMessage {
 impl PromptMessage {
     /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<PromptMessageContent>,
@@ -1951,11 +1893,14 @@ crate::rt::object! {
 
 /// The inline union type of `PromptMessage.content` in the schema (named from its parent and field; see [`PromptMessage`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PromptMessageContent {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "resource"`.
     EmbeddedResource(EmbeddedResource),
 }
 impl ::std::convert::From<TextContent> for PromptMessageContent {
@@ -1994,7 +1939,6 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::RequestParamsMeta;
 /// A known resource that the server is capable of reading.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resource {
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<AnnotatedAnnotations>,
     /// The URI of this resource.
     ///
@@ -2007,20 +1951,14 @@ pub struct Resource {
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub size: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2028,7 +1966,6 @@ pub struct Resource {
 impl Resource {
     /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
@@ -2111,7 +2048,6 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ResourceReference;
 /// A template description for resources available on the server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceTemplate {
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<AnnotatedAnnotations>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
@@ -2126,14 +2062,10 @@ pub struct ResourceTemplate {
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2141,7 +2073,6 @@ pub struct ResourceTemplate {
 impl ResourceTemplate {
     /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri_template: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
@@ -2226,7 +2157,6 @@ pub struct SamplingMessage {
 impl SamplingMessage {
     /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -2247,10 +2177,12 @@ crate::rt::object! {
 
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContent {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
 }
 impl ::std::convert::From<TextContent> for SamplingMessageContent {
@@ -2274,26 +2206,16 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub logging: Option<crate::Extra>,
     /// Present if the server offers any prompt templates.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools: Option<ServerCapabilitiesTools>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2301,7 +2223,6 @@ pub struct ServerCapabilities {
 impl ServerCapabilities {
     /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilities {
             experimental: ::std::option::Option::None,
@@ -2370,8 +2291,6 @@ pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2379,7 +2298,6 @@ pub struct ServerCapabilitiesPrompts {
 impl ServerCapabilitiesPrompts {
     /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesPrompts {
             list_changed: ::std::option::Option::None,
@@ -2408,14 +2326,10 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2423,7 +2337,6 @@ pub struct ServerCapabilitiesResources {
 impl ServerCapabilitiesResources {
     /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesResources {
             subscribe: ::std::option::Option::None,
@@ -2462,8 +2375,6 @@ pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2471,7 +2382,6 @@ pub struct ServerCapabilitiesTools {
 impl ServerCapabilitiesTools {
     /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesTools {
             list_changed: ::std::option::Option::None,
@@ -2496,15 +2406,22 @@ crate::rt::object! {
     }
 }
 
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
+    /// Read when `"method": "notifications/progress"`.
     ProgressNotification(ProgressNotification),
+    /// Read when `"method": "notifications/message"`.
     LoggingMessageNotification(LoggingMessageNotification),
+    /// Read when `"method": "notifications/resources/updated"`.
     ResourceUpdatedNotification(ResourceUpdatedNotification),
+    /// Read when `"method": "notifications/resources/list_changed"`.
     ResourceListChangedNotification(ResourceListChangedNotification),
+    /// Read when `"method": "notifications/tools/list_changed"`.
     ToolListChangedNotification(ToolListChangedNotification),
+    /// Read when `"method": "notifications/prompts/list_changed"`.
     PromptListChangedNotification(PromptListChangedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
@@ -2566,11 +2483,14 @@ crate::rt::union! {
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
+    /// Read when `"method": "ping"`.
     PingRequest(PingRequest),
+    /// Read when `"method": "sampling/createMessage"`.
     CreateMessageRequest(CreateMessageRequest),
+    /// Read when `"method": "roots/list"`.
     ListRootsRequest(ListRootsRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
@@ -2604,7 +2524,7 @@ crate::rt::union! {
     }
 }
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerResult {
     EmptyResult(EmptyResult),
@@ -2693,7 +2613,6 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::SubscribeRequestParams;
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"text"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextContent {
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<AnnotatedAnnotations>,
     /// The text content of the message.
     pub text: String,
@@ -2703,7 +2622,6 @@ pub struct TextContent {
 impl TextContent {
     /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(text: impl ::std::convert::Into<String>) -> Self {
         TextContent {
             annotations: ::std::option::Option::None,
@@ -2750,8 +2668,6 @@ pub struct Tool {
     /// The name of the tool.
     pub name: String,
     /// A human-readable description of the tool.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
@@ -2763,7 +2679,6 @@ pub struct Tool {
 impl Tool {
     /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         input_schema: impl ::std::convert::Into<ToolInputSchema>,
@@ -2796,12 +2711,8 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolInputSchema {
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2809,7 +2720,6 @@ pub struct ToolInputSchema {
 impl ToolInputSchema {
     /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolInputSchema {
             properties: ::std::option::Option::None,

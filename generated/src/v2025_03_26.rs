@@ -19,6 +19,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Clone, Debug, PartialEq)]
@@ -26,8 +27,6 @@ pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -38,16 +37,13 @@ pub struct Annotations {
     /// Minimum: `0`
     ///
     /// Maximum: `1`
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub priority: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Annotations {
-    /// A `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Annotations {
             audience: ::std::option::Option::None,
@@ -94,16 +90,13 @@ pub struct AudioContent {
     /// Wire name: `mimeType`.
     pub mime_type: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl AudioContent {
-    /// A `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         data: impl ::std::convert::Into<String>,
         mime_type: impl ::std::convert::Into<String>,
@@ -145,7 +138,6 @@ pub struct CallToolRequest {
 impl CallToolRequest {
     /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CallToolRequestParams>) -> Self {
         CallToolRequest {
             params: params.into(),
@@ -173,7 +165,6 @@ impl crate::Request for CallToolRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequestParams {
     pub name: String,
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -181,7 +172,6 @@ pub struct CallToolRequestParams {
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         CallToolRequestParams {
             name: name.into(),
@@ -218,8 +208,6 @@ pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub content: Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
@@ -227,8 +215,6 @@ pub struct CallToolResult {
     /// If not set, this is assumed to be false (the call was successful).
     ///
     /// Wire name: `isError`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub is_error: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -236,7 +222,6 @@ pub struct CallToolResult {
 impl CallToolResult {
     /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(content: Vec<CallToolResultContentItem>) -> Self {
         CallToolResult {
             meta: ::std::option::Option::None,
@@ -295,12 +280,16 @@ crate::rt::object! {
 
 /// The inline union type of the elements of `CallToolResult.content` in the schema (see [`CallToolResult`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallToolResultContentItem {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "audio"`.
     AudioContent(AudioContent),
+    /// Read when `"type": "resource"`.
     EmbeddedResource(EmbeddedResource),
 }
 impl ::std::convert::From<TextContent> for CallToolResultContentItem {
@@ -337,12 +326,16 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::CancelledNotificationParams;
 pub use crate::shared::v2024_11_05_to_v2025_03_26::ClientCapabilities;
 pub use crate::shared::v2024_11_05_to_v2025_03_26::ClientCapabilitiesRoots;
 
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
+    /// Read when `"method": "notifications/progress"`.
     ProgressNotification(ProgressNotification),
+    /// Read when `"method": "notifications/initialized"`.
     InitializedNotification(InitializedNotification),
+    /// Read when `"method": "notifications/roots/list_changed"`.
     RootsListChangedNotification(RootsListChangedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
@@ -384,21 +377,34 @@ crate::rt::union! {
 
 /// Client messages
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientRequest {
+    /// Read when `"method": "ping"`.
     PingRequest(PingRequest),
+    /// Read when `"method": "initialize"`.
     InitializeRequest(InitializeRequest),
+    /// Read when `"method": "completion/complete"`.
     CompleteRequest(CompleteRequest),
+    /// Read when `"method": "logging/setLevel"`.
     SetLevelRequest(SetLevelRequest),
+    /// Read when `"method": "prompts/get"`.
     GetPromptRequest(GetPromptRequest),
+    /// Read when `"method": "prompts/list"`.
     ListPromptsRequest(ListPromptsRequest),
+    /// Read when `"method": "resources/list"`.
     ListResourcesRequest(ListResourcesRequest),
+    /// Read when `"method": "resources/templates/list"`.
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+    /// Read when `"method": "resources/read"`.
     ReadResourceRequest(ReadResourceRequest),
+    /// Read when `"method": "resources/subscribe"`.
     SubscribeRequest(SubscribeRequest),
+    /// Read when `"method": "resources/unsubscribe"`.
     UnsubscribeRequest(UnsubscribeRequest),
+    /// Read when `"method": "tools/call"`.
     CallToolRequest(CallToolRequest),
+    /// Read when `"method": "tools/list"`.
     ListToolsRequest(ListToolsRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
@@ -492,7 +498,7 @@ crate::rt::union! {
     }
 }
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientResult {
     EmptyResult(EmptyResult),
@@ -543,7 +549,6 @@ pub struct CreateMessageRequest {
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CreateMessageRequestParams>) -> Self {
         CreateMessageRequest {
             params: params.into(),
@@ -574,34 +579,23 @@ pub struct CreateMessageRequestParams {
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     ///
     /// Wire name: `modelPreferences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     ///
     /// Wire name: `includeContext`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
-    /// Optional: `None` is left out of the JSON.
     pub temperature: Option<f64>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     ///
     /// Wire name: `maxTokens`.
     pub max_tokens: i64,
     /// Wire name: `stopSequences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub metadata: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -609,7 +603,6 @@ pub struct CreateMessageRequestParams {
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         CreateMessageRequestParams {
             messages,
@@ -709,8 +702,6 @@ pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub role: Role,
     pub content: SamplingMessageContent,
@@ -719,8 +710,6 @@ pub struct CreateMessageResult {
     /// The reason why sampling stopped, if known.
     ///
     /// Wire name: `stopReason`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -728,7 +717,6 @@ pub struct CreateMessageResult {
 impl CreateMessageResult {
     /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -851,16 +839,13 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::Cursor;
 pub struct EmbeddedResource {
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl EmbeddedResource {
-    /// A `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
         EmbeddedResource {
             resource: resource.into(),
@@ -885,7 +870,7 @@ crate::rt::object! {
 
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
@@ -922,7 +907,6 @@ pub struct GetPromptRequest {
 impl GetPromptRequest {
     /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<GetPromptRequestParams>) -> Self {
         GetPromptRequest {
             params: params.into(),
@@ -952,8 +936,6 @@ pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
     pub name: String,
     /// Arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -961,7 +943,6 @@ pub struct GetPromptRequestParams {
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         GetPromptRequestParams {
             name: name.into(),
@@ -989,12 +970,8 @@ pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An optional description for the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1003,7 +980,6 @@ pub struct GetPromptResult {
 impl GetPromptResult {
     /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         GetPromptResult {
             meta: ::std::option::Option::None,
@@ -1078,16 +1054,13 @@ pub struct ImageContent {
     /// Wire name: `mimeType`.
     pub mime_type: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ImageContent {
-    /// A `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         data: impl ::std::convert::Into<String>,
         mime_type: impl ::std::convert::Into<String>,
@@ -1131,7 +1104,6 @@ pub struct InitializeRequest {
 impl InitializeRequest {
     /// A `InitializeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<InitializeRequestParams>) -> Self {
         InitializeRequest {
             params: params.into(),
@@ -1171,7 +1143,6 @@ pub struct InitializeRequestParams {
 impl InitializeRequestParams {
     /// A `InitializeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
         capabilities: impl ::std::convert::Into<ClientCapabilities>,
@@ -1201,8 +1172,6 @@ pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
@@ -1214,8 +1183,6 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub instructions: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1223,7 +1190,6 @@ pub struct InitializeResult {
 impl InitializeResult {
     /// A `InitializeResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
         capabilities: impl ::std::convert::Into<ServerCapabilities>,
@@ -1299,7 +1265,7 @@ pub type JSONRPCBatchRequest = Vec<JSONRPCBatchRequestItem>;
 
 /// The inline union type of the elements of `JSONRPCBatchRequest` in the schema (see [`JSONRPCBatchRequest`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCBatchRequestItem {
     JSONRPCRequest(JSONRPCRequest),
@@ -1329,7 +1295,7 @@ pub type JSONRPCBatchResponse = Vec<JSONRPCBatchResponseItem>;
 
 /// The inline union type of the elements of `JSONRPCBatchResponse` in the schema (see [`JSONRPCBatchResponse`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCBatchResponseItem {
     JSONRPCResponse(JSONRPCResponse),
@@ -1357,7 +1323,7 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::JSONRPCErrorError;
 
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
@@ -1423,7 +1389,6 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ListPromptsResult;
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/templates/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1431,7 +1396,6 @@ pub struct ListResourceTemplatesRequest {
 impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListResourceTemplatesRequest {
             params: ::std::option::Option::None,
@@ -1484,15 +1448,11 @@ pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: Vec<ResourceTemplate>,
@@ -1502,7 +1462,6 @@ pub struct ListResourceTemplatesResult {
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         ListResourceTemplatesResult {
             meta: ::std::option::Option::None,
@@ -1577,7 +1536,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1585,7 +1543,6 @@ pub struct ListResourcesRequest {
 impl ListResourcesRequest {
     /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListResourcesRequest {
             params: ::std::option::Option::None,
@@ -1638,15 +1595,11 @@ pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub resources: Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1655,7 +1608,6 @@ pub struct ListResourcesResult {
 impl ListResourcesResult {
     /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resources: Vec<Resource>) -> Self {
         ListResourcesResult {
             meta: ::std::option::Option::None,
@@ -1733,7 +1685,6 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ListRootsResult;
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tools/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1741,7 +1692,6 @@ pub struct ListToolsRequest {
 impl ListToolsRequest {
     /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListToolsRequest {
             params: ::std::option::Option::None,
@@ -1794,15 +1744,11 @@ pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1811,7 +1757,6 @@ pub struct ListToolsResult {
 impl ListToolsResult {
     /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(tools: Vec<Tool>) -> Self {
         ListToolsResult {
             meta: ::std::option::Option::None,
@@ -1909,7 +1854,6 @@ pub struct ProgressNotification {
 impl ProgressNotification {
     /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
         ProgressNotification {
             params: params.into(),
@@ -1942,12 +1886,8 @@ pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: f64,
     /// Total number of items to process (or total progress required), if known.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub total: Option<f64>,
     /// An optional message describing the current progress.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub message: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1955,7 +1895,6 @@ pub struct ProgressNotificationParams {
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             progress_token: progress_token.into(),
@@ -2006,7 +1945,6 @@ pub struct PromptMessage {
 impl PromptMessage {
     /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<PromptMessageContent>,
@@ -2027,12 +1965,16 @@ crate::rt::object! {
 
 /// The inline union type of `PromptMessage.content` in the schema (named from its parent and field; see [`PromptMessage`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PromptMessageContent {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "audio"`.
     AudioContent(AudioContent),
+    /// Read when `"type": "resource"`.
     EmbeddedResource(EmbeddedResource),
 }
 impl ::std::convert::From<TextContent> for PromptMessageContent {
@@ -2088,24 +2030,16 @@ pub struct Resource {
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub size: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2113,7 +2047,6 @@ pub struct Resource {
 impl Resource {
     /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
@@ -2184,18 +2117,12 @@ pub struct ResourceTemplate {
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2203,7 +2130,6 @@ pub struct ResourceTemplate {
 impl ResourceTemplate {
     /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri_template: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
@@ -2266,7 +2192,6 @@ pub struct SamplingMessage {
 impl SamplingMessage {
     /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -2287,11 +2212,14 @@ crate::rt::object! {
 
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContent {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "audio"`.
     AudioContent(AudioContent),
 }
 impl ::std::convert::From<TextContent> for SamplingMessageContent {
@@ -2322,15 +2250,22 @@ pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesPrompts;
 pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesResources;
 pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesTools;
 
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
+    /// Read when `"method": "notifications/progress"`.
     ProgressNotification(ProgressNotification),
+    /// Read when `"method": "notifications/message"`.
     LoggingMessageNotification(LoggingMessageNotification),
+    /// Read when `"method": "notifications/resources/updated"`.
     ResourceUpdatedNotification(ResourceUpdatedNotification),
+    /// Read when `"method": "notifications/resources/list_changed"`.
     ResourceListChangedNotification(ResourceListChangedNotification),
+    /// Read when `"method": "notifications/tools/list_changed"`.
     ToolListChangedNotification(ToolListChangedNotification),
+    /// Read when `"method": "notifications/prompts/list_changed"`.
     PromptListChangedNotification(PromptListChangedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
@@ -2392,11 +2327,14 @@ crate::rt::union! {
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
+    /// Read when `"method": "ping"`.
     PingRequest(PingRequest),
+    /// Read when `"method": "sampling/createMessage"`.
     CreateMessageRequest(CreateMessageRequest),
+    /// Read when `"method": "roots/list"`.
     ListRootsRequest(ListRootsRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
@@ -2430,7 +2368,7 @@ crate::rt::union! {
     }
 }
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerResult {
     EmptyResult(EmptyResult),
@@ -2522,8 +2460,6 @@ pub struct TextContent {
     /// The text content of the message.
     pub text: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2531,7 +2467,6 @@ pub struct TextContent {
 impl TextContent {
     /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(text: impl ::std::convert::Into<String>) -> Self {
         TextContent {
             text: text.into(),
@@ -2564,16 +2499,12 @@ pub struct Tool {
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
     /// Wire name: `inputSchema`.
     pub input_schema: ToolInputSchema,
     /// Optional additional tool information.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<ToolAnnotations>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2581,7 +2512,6 @@ pub struct Tool {
 impl Tool {
     /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         input_schema: impl ::std::convert::Into<ToolInputSchema>,
@@ -2624,12 +2554,8 @@ pub use crate::shared::v2025_03_26_to_v2025_06_18::ToolAnnotations;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolInputSchema {
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2637,7 +2563,6 @@ pub struct ToolInputSchema {
 impl ToolInputSchema {
     /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolInputSchema {
             properties: ::std::option::Option::None,

@@ -52,6 +52,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Clone, Debug, PartialEq)]
@@ -59,8 +60,6 @@ pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -71,8 +70,6 @@ pub struct Annotations {
     /// Minimum: `0`
     ///
     /// Maximum: `1`
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub priority: Option<f64>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -82,16 +79,13 @@ pub struct Annotations {
     /// was attached, etc.
     ///
     /// Wire name: `lastModified`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub last_modified: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Annotations {
-    /// A `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Annotations {
             audience: ::std::option::Option::None,
@@ -146,22 +140,17 @@ pub struct AudioContent {
     /// Wire name: `mimeType`.
     pub mime_type: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl AudioContent {
-    /// A `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         data: impl ::std::convert::Into<String>,
         mime_type: impl ::std::convert::Into<String>,
@@ -208,14 +197,10 @@ pub struct BlobResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// A base64-encoded string representing the binary data of the item.
     ///
@@ -227,7 +212,6 @@ pub struct BlobResourceContents {
 impl BlobResourceContents {
     /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         blob: impl ::std::convert::Into<String>,
@@ -290,7 +274,6 @@ pub struct CallToolRequest {
 impl CallToolRequest {
     /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CallToolRequestParams>) -> Self {
         CallToolRequest {
             params: params.into(),
@@ -318,7 +301,6 @@ impl crate::Request for CallToolRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequestParams {
     pub name: String,
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -326,7 +308,6 @@ pub struct CallToolRequestParams {
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         CallToolRequestParams {
             name: name.into(),
@@ -354,16 +335,12 @@ pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
     ///
     /// Wire name: `structuredContent`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub structured_content: Option<crate::Extra>,
     /// Whether the tool call ended in an error.
     ///
@@ -379,8 +356,6 @@ pub struct CallToolResult {
     /// should be reported as an MCP error response.
     ///
     /// Wire name: `isError`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub is_error: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -388,7 +363,6 @@ pub struct CallToolResult {
 impl CallToolResult {
     /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(content: Vec<ContentBlock>) -> Self {
         CallToolResult {
             meta: ::std::option::Option::None,
@@ -479,7 +453,6 @@ pub struct CancelledNotification {
 impl CancelledNotification {
     /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
         CancelledNotification {
             params: params.into(),
@@ -512,8 +485,6 @@ pub struct CancelledNotificationParams {
     /// Wire name: `requestId`.
     pub request_id: RequestId,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -521,7 +492,6 @@ pub struct CancelledNotificationParams {
 impl CancelledNotificationParams {
     /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(request_id: impl ::std::convert::Into<RequestId>) -> Self {
         CancelledNotificationParams {
             request_id: request_id.into(),
@@ -547,24 +517,16 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the client supports listing roots.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub sampling: Option<crate::Extra>,
     /// Present if the client supports elicitation from the server.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub elicitation: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -572,7 +534,6 @@ pub struct ClientCapabilities {
 impl ClientCapabilities {
     /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilities {
             experimental: ::std::option::Option::None,
@@ -629,8 +590,6 @@ pub struct ClientCapabilitiesRoots {
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -638,7 +597,6 @@ pub struct ClientCapabilitiesRoots {
 impl ClientCapabilitiesRoots {
     /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesRoots {
             list_changed: ::std::option::Option::None,
@@ -665,12 +623,16 @@ crate::rt::object! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
+    /// Read when `"method": "notifications/progress"`.
     ProgressNotification(ProgressNotification),
+    /// Read when `"method": "notifications/initialized"`.
     InitializedNotification(InitializedNotification),
+    /// Read when `"method": "notifications/roots/list_changed"`.
     RootsListChangedNotification(RootsListChangedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
@@ -712,21 +674,34 @@ crate::rt::union! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientRequest {
+    /// Read when `"method": "ping"`.
     PingRequest(PingRequest),
+    /// Read when `"method": "initialize"`.
     InitializeRequest(InitializeRequest),
+    /// Read when `"method": "completion/complete"`.
     CompleteRequest(CompleteRequest),
+    /// Read when `"method": "logging/setLevel"`.
     SetLevelRequest(SetLevelRequest),
+    /// Read when `"method": "prompts/get"`.
     GetPromptRequest(GetPromptRequest),
+    /// Read when `"method": "prompts/list"`.
     ListPromptsRequest(ListPromptsRequest),
+    /// Read when `"method": "resources/list"`.
     ListResourcesRequest(ListResourcesRequest),
+    /// Read when `"method": "resources/templates/list"`.
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+    /// Read when `"method": "resources/read"`.
     ReadResourceRequest(ReadResourceRequest),
+    /// Read when `"method": "resources/subscribe"`.
     SubscribeRequest(SubscribeRequest),
+    /// Read when `"method": "resources/unsubscribe"`.
     UnsubscribeRequest(UnsubscribeRequest),
+    /// Read when `"method": "tools/call"`.
     CallToolRequest(CallToolRequest),
+    /// Read when `"method": "tools/list"`.
     ListToolsRequest(ListToolsRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
@@ -822,7 +797,7 @@ crate::rt::union! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientResult {
     EmptyResult(EmptyResult),
@@ -871,7 +846,6 @@ pub struct CompleteRequest {
 impl CompleteRequest {
     /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CompleteRequestParams>) -> Self {
         CompleteRequest {
             params: params.into(),
@@ -902,8 +876,6 @@ pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub context: Option<CompleteRequestParamsContext>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -911,7 +883,6 @@ pub struct CompleteRequestParams {
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
         argument: impl ::std::convert::Into<CompleteRequestParamsArgument>,
@@ -954,7 +925,6 @@ pub struct CompleteRequestParamsArgument {
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         value: impl ::std::convert::Into<String>,
@@ -977,8 +947,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -986,7 +954,6 @@ pub struct CompleteRequestParamsContext {
 impl CompleteRequestParamsContext {
     /// A `CompleteRequestParamsContext` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         CompleteRequestParamsContext {
             arguments: ::std::option::Option::None,
@@ -1013,10 +980,12 @@ crate::rt::object! {
 
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompleteRequestParamsRef {
+    /// Read when `"type": "ref/prompt"`.
     PromptReference(PromptReference),
+    /// Read when `"type": "ref/resource"`.
     ResourceTemplateReference(ResourceTemplateReference),
 }
 impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
@@ -1042,8 +1011,6 @@ pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1052,7 +1019,6 @@ pub struct CompleteResult {
 impl CompleteResult {
     /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
         CompleteResult {
             meta: ::std::option::Option::None,
@@ -1104,14 +1070,10 @@ pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
     pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     ///
     /// Wire name: `hasMore`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub has_more: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1119,7 +1081,6 @@ pub struct CompleteResultCompletion {
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(values: Vec<String>) -> Self {
         CompleteResultCompletion {
             values,
@@ -1149,13 +1110,18 @@ crate::rt::object! {
     }
 }
 
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ContentBlock {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "audio"`.
     AudioContent(AudioContent),
+    /// Read when `"type": "resource_link"`.
     ResourceLink(ResourceLink),
+    /// Read when `"type": "resource"`.
     EmbeddedResource(EmbeddedResource),
 }
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -1207,7 +1173,6 @@ pub struct CreateMessageRequest {
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CreateMessageRequestParams>) -> Self {
         CreateMessageRequest {
             params: params.into(),
@@ -1238,22 +1203,15 @@ pub struct CreateMessageRequestParams {
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     ///
     /// Wire name: `modelPreferences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
     ///
     /// Wire name: `includeContext`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
-    /// Optional: `None` is left out of the JSON.
     pub temperature: Option<f64>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
@@ -1262,12 +1220,8 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `maxTokens`.
     pub max_tokens: i64,
     /// Wire name: `stopSequences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub metadata: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1275,7 +1229,6 @@ pub struct CreateMessageRequestParams {
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         CreateMessageRequestParams {
             messages,
@@ -1375,8 +1328,6 @@ pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub role: Role,
     pub content: SamplingMessageContent,
@@ -1385,8 +1336,6 @@ pub struct CreateMessageResult {
     /// The reason why sampling stopped, if known.
     ///
     /// Wire name: `stopReason`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1394,7 +1343,6 @@ pub struct CreateMessageResult {
 impl CreateMessageResult {
     /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -1517,9 +1465,8 @@ pub struct ElicitRequest {
     pub extra: crate::Extra,
 }
 impl ElicitRequest {
-    /// A `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ElicitRequestParams>) -> Self {
         ElicitRequest {
             params: params.into(),
@@ -1561,9 +1508,8 @@ pub struct ElicitRequestParams {
     pub extra: crate::Extra,
 }
 impl ElicitRequestParams {
-    /// A `ElicitRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
         requested_schema: impl ::std::convert::Into<ElicitRequestParamsRequestedSchema>,
@@ -1588,15 +1534,13 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestParamsRequestedSchema {
     pub properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ElicitRequestParamsRequestedSchema {
-    /// A `ElicitRequestParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequestParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(properties: crate::IndexMap<String, PrimitiveSchemaDefinition>) -> Self {
         ElicitRequestParamsRequestedSchema {
             properties,
@@ -1625,8 +1569,6 @@ pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
@@ -1637,16 +1579,13 @@ pub struct ElicitResult {
     /// Contains values matching the requested schema.
     ///
     /// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ElicitResult {
-    /// A `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(action: impl ::std::convert::Into<ElicitResultAction>) -> Self {
         ElicitResult {
             meta: ::std::option::Option::None,
@@ -1728,7 +1667,7 @@ crate::rt::string_enum! {
 ///
 /// The inline union type of the values of `ElicitResult.content` in the schema (see [`ElicitResult`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by the input's JSON kind alone (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitResultContentValue {
     String(String),
@@ -1785,22 +1724,17 @@ crate::rt::union! {
 pub struct EmbeddedResource {
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl EmbeddedResource {
-    /// A `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
         EmbeddedResource {
             resource: resource.into(),
@@ -1833,7 +1767,7 @@ crate::rt::object! {
 
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
@@ -1863,28 +1797,21 @@ pub type EmptyResult = Result;
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnumSchema {
     /// **Later revisions:** Removed in 2025-11-25.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// **Later revisions:** Removed in 2025-11-25.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// **Later revisions:** Removed in 2025-11-25.
     pub r#enum: Vec<String>,
     /// **Later revisions:** Removed in 2025-11-25.
     ///
     /// Wire name: `enumNames`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub enum_names: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl EnumSchema {
-    /// A `EnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `EnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         EnumSchema {
             title: ::std::option::Option::None,
@@ -1935,7 +1862,6 @@ pub struct GetPromptRequest {
 impl GetPromptRequest {
     /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<GetPromptRequestParams>) -> Self {
         GetPromptRequest {
             params: params.into(),
@@ -1965,8 +1891,6 @@ pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
     pub name: String,
     /// Arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1974,7 +1898,6 @@ pub struct GetPromptRequestParams {
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         GetPromptRequestParams {
             name: name.into(),
@@ -2002,12 +1925,8 @@ pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An optional description for the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -2016,7 +1935,6 @@ pub struct GetPromptResult {
 impl GetPromptResult {
     /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         GetPromptResult {
             meta: ::std::option::Option::None,
@@ -2091,22 +2009,17 @@ pub struct ImageContent {
     /// Wire name: `mimeType`.
     pub mime_type: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ImageContent {
-    /// A `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         data: impl ::std::convert::Into<String>,
         mime_type: impl ::std::convert::Into<String>,
@@ -2153,17 +2066,14 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     pub version: String,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Implementation {
-    /// A `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         version: impl ::std::convert::Into<String>,
@@ -2217,7 +2127,6 @@ pub struct InitializeRequest {
 impl InitializeRequest {
     /// A `InitializeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<InitializeRequestParams>) -> Self {
         InitializeRequest {
             params: params.into(),
@@ -2257,7 +2166,6 @@ pub struct InitializeRequestParams {
 impl InitializeRequestParams {
     /// A `InitializeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
         capabilities: impl ::std::convert::Into<ClientCapabilities>,
@@ -2287,8 +2195,6 @@ pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
@@ -2300,8 +2206,6 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub instructions: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2309,7 +2213,6 @@ pub struct InitializeResult {
 impl InitializeResult {
     /// A `InitializeResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
         capabilities: impl ::std::convert::Into<ServerCapabilities>,
@@ -2385,7 +2288,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2393,7 +2295,6 @@ pub struct InitializedNotification {
 impl InitializedNotification {
     /// A `InitializedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         InitializedNotification {
             params: ::std::option::Option::None,
@@ -2455,7 +2356,6 @@ pub struct JSONRPCError {
 impl JSONRPCError {
     /// A `JSONRPCError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<JSONRPCErrorError>) -> Self {
         JSONRPCError {
             id,
@@ -2480,8 +2380,6 @@ pub struct JSONRPCErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2489,7 +2387,6 @@ pub struct JSONRPCErrorError {
 impl JSONRPCErrorError {
     /// A `JSONRPCErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
         JSONRPCErrorError {
             code,
@@ -2522,7 +2419,7 @@ crate::rt::object! {
 
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
@@ -2567,7 +2464,6 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2575,7 +2471,6 @@ pub struct JSONRPCNotification {
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         JSONRPCNotification {
             method: method.into(),
@@ -2617,7 +2512,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCRequest {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -2626,7 +2520,6 @@ pub struct JSONRPCRequest {
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         method: impl ::std::convert::Into<String>,
@@ -2683,7 +2576,6 @@ pub struct JSONRPCResponse {
 impl JSONRPCResponse {
     /// A `JSONRPCResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<Result>,
@@ -2713,7 +2605,6 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"prompts/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2721,7 +2612,6 @@ pub struct ListPromptsRequest {
 impl ListPromptsRequest {
     /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListPromptsRequest {
             params: ::std::option::Option::None,
@@ -2774,15 +2664,11 @@ pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub prompts: Vec<Prompt>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -2791,7 +2677,6 @@ pub struct ListPromptsResult {
 impl ListPromptsResult {
     /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(prompts: Vec<Prompt>) -> Self {
         ListPromptsResult {
             meta: ::std::option::Option::None,
@@ -2866,7 +2751,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/templates/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2874,7 +2758,6 @@ pub struct ListResourceTemplatesRequest {
 impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListResourceTemplatesRequest {
             params: ::std::option::Option::None,
@@ -2927,15 +2810,11 @@ pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: Vec<ResourceTemplate>,
@@ -2945,7 +2824,6 @@ pub struct ListResourceTemplatesResult {
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         ListResourceTemplatesResult {
             meta: ::std::option::Option::None,
@@ -3020,7 +2898,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3028,7 +2905,6 @@ pub struct ListResourcesRequest {
 impl ListResourcesRequest {
     /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListResourcesRequest {
             params: ::std::option::Option::None,
@@ -3081,15 +2957,11 @@ pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub resources: Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -3098,7 +2970,6 @@ pub struct ListResourcesResult {
 impl ListResourcesResult {
     /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resources: Vec<Resource>) -> Self {
         ListResourcesResult {
             meta: ::std::option::Option::None,
@@ -3181,7 +3052,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"roots/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3189,7 +3059,6 @@ pub struct ListRootsRequest {
 impl ListRootsRequest {
     /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListRootsRequest {
             params: ::std::option::Option::None,
@@ -3246,8 +3115,6 @@ pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -3256,7 +3123,6 @@ pub struct ListRootsResult {
 impl ListRootsResult {
     /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(roots: Vec<Root>) -> Self {
         ListRootsResult {
             meta: ::std::option::Option::None,
@@ -3307,7 +3173,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tools/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3315,7 +3180,6 @@ pub struct ListToolsRequest {
 impl ListToolsRequest {
     /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListToolsRequest {
             params: ::std::option::Option::None,
@@ -3368,15 +3232,11 @@ pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -3385,7 +3245,6 @@ pub struct ListToolsResult {
 impl ListToolsResult {
     /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(tools: Vec<Tool>) -> Self {
         ListToolsResult {
             meta: ::std::option::Option::None,
@@ -3473,7 +3332,6 @@ pub struct LoggingMessageNotification {
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
             params: params.into(),
@@ -3502,8 +3360,6 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
@@ -3513,7 +3369,6 @@ pub struct LoggingMessageNotificationParams {
 impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
             level: level.into(),
@@ -3547,7 +3402,6 @@ pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelPreferences;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3555,7 +3409,6 @@ pub struct Notification {
 impl Notification {
     /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Notification {
             method: method.into(),
@@ -3585,8 +3438,6 @@ pub struct NotificationParams {
     /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3594,7 +3445,6 @@ pub struct NotificationParams {
 impl NotificationParams {
     /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         NotificationParams {
             meta: ::std::option::Option::None,
@@ -3634,13 +3484,9 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub minimum: Option<f64>,
-    /// Optional: `None` is left out of the JSON.
     pub maximum: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3648,7 +3494,6 @@ pub struct NumberSchema {
 impl NumberSchema {
     /// A `NumberSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#type: impl ::std::convert::Into<NumberSchemaType>) -> Self {
         NumberSchema {
             r#type: r#type.into(),
@@ -3715,7 +3560,6 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3723,7 +3567,6 @@ pub struct PaginatedRequest {
 impl PaginatedRequest {
     /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         PaginatedRequest {
             method: method.into(),
@@ -3750,8 +3593,6 @@ crate::rt::object! {
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3759,7 +3600,6 @@ pub struct PaginatedRequestParams {
 impl PaginatedRequestParams {
     /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PaginatedRequestParams {
             cursor: ::std::option::Option::None,
@@ -3790,15 +3630,11 @@ pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3806,7 +3642,6 @@ pub struct PaginatedResult {
 impl PaginatedResult {
     /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PaginatedResult {
             meta: ::std::option::Option::None,
@@ -3872,7 +3707,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"ping"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PingRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3880,7 +3714,6 @@ pub struct PingRequest {
 impl PingRequest {
     /// A `PingRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PingRequest {
             params: ::std::option::Option::None,
@@ -3930,7 +3763,7 @@ impl crate::Request for PingRequest {
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     StringSchema(StringSchema),
@@ -3981,7 +3814,6 @@ pub struct ProgressNotification {
 impl ProgressNotification {
     /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
         ProgressNotification {
             params: params.into(),
@@ -4014,12 +3846,8 @@ pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: f64,
     /// Total number of items to process (or total progress required), if known.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub total: Option<f64>,
     /// An optional message describing the current progress.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub message: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4027,7 +3855,6 @@ pub struct ProgressNotificationParams {
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             progress_token: progress_token.into(),
@@ -4061,7 +3888,7 @@ crate::rt::object! {
 
 /// A progress token, used to associate progress notifications with the original request.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by the input's JSON kind alone (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     String(String),
@@ -4109,22 +3936,14 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// An optional description of what this prompt provides
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<Vec<PromptArgument>>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4132,7 +3951,6 @@ pub struct Prompt {
 impl Prompt {
     /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         Prompt {
             name: name.into(),
@@ -4208,7 +4026,6 @@ pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptArgument;
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4216,7 +4033,6 @@ pub struct PromptListChangedNotification {
 impl PromptListChangedNotification {
     /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PromptListChangedNotification {
             params: ::std::option::Option::None,
@@ -4276,7 +4092,6 @@ pub struct PromptMessage {
 impl PromptMessage {
     /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<ContentBlock>,
@@ -4309,7 +4124,6 @@ pub struct ReadResourceRequest {
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ReadResourceRequestParams>) -> Self {
         ReadResourceRequest {
             params: params.into(),
@@ -4346,7 +4160,6 @@ pub struct ReadResourceRequestParams {
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ReadResourceRequestParams {
             uri: uri.into(),
@@ -4366,8 +4179,6 @@ pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4376,7 +4187,6 @@ pub struct ReadResourceResult {
 impl ReadResourceResult {
     /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
         ReadResourceResult {
             meta: ::std::option::Option::None,
@@ -4424,7 +4234,7 @@ crate::rt::object! {
 
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
@@ -4451,7 +4261,6 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4459,7 +4268,6 @@ pub struct Request {
 impl Request {
     /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Request {
             method: method.into(),
@@ -4483,7 +4291,7 @@ crate::rt::object! {
 
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by the input's JSON kind alone (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RequestId {
     String(String),
@@ -4528,8 +4336,6 @@ pub struct RequestParams {
     /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4537,7 +4343,6 @@ pub struct RequestParams {
 impl RequestParams {
     /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         RequestParams {
             meta: ::std::option::Option::None,
@@ -4580,8 +4385,6 @@ pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     ///
     /// Wire name: `progressToken`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub progress_token: Option<ProgressToken>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4589,7 +4392,6 @@ pub struct RequestParamsMeta {
 impl RequestParamsMeta {
     /// A `RequestParamsMeta` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         RequestParamsMeta {
             progress_token: ::std::option::Option::None,
@@ -4637,8 +4439,6 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// The URI of this resource.
     ///
@@ -4647,30 +4447,20 @@ pub struct Resource {
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4678,7 +4468,6 @@ pub struct Resource {
 impl Resource {
     /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         uri: impl ::std::convert::Into<String>,
@@ -4785,14 +4574,10 @@ pub struct ResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4800,7 +4585,6 @@ pub struct ResourceContents {
 impl ResourceContents {
     /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceContents {
             uri: uri.into(),
@@ -4845,8 +4629,6 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// The URI of this resource.
     ///
@@ -4855,30 +4637,20 @@ pub struct ResourceLink {
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4886,7 +4658,6 @@ pub struct ResourceLink {
 impl ResourceLink {
     /// A `ResourceLink` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         uri: impl ::std::convert::Into<String>,
@@ -5009,7 +4780,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5017,7 +4787,6 @@ pub struct ResourceListChangedNotification {
 impl ResourceListChangedNotification {
     /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ResourceListChangedNotification {
             params: ::std::option::Option::None,
@@ -5074,8 +4843,6 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
@@ -5086,24 +4853,16 @@ pub struct ResourceTemplate {
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5111,7 +4870,6 @@ pub struct ResourceTemplate {
 impl ResourceTemplate {
     /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         uri_template: impl ::std::convert::Into<String>,
@@ -5211,7 +4969,6 @@ pub struct ResourceUpdatedNotification {
 impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
             params: params.into(),
@@ -5247,7 +5004,6 @@ pub struct ResourceUpdatedNotificationParams {
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceUpdatedNotificationParams {
             uri: uri.into(),
@@ -5266,8 +5022,6 @@ pub struct Result {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5275,7 +5029,6 @@ pub struct Result {
 impl Result {
     /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Result {
             meta: ::std::option::Option::None,
@@ -5328,14 +5081,10 @@ pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub name: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5343,7 +5092,6 @@ pub struct Root {
 impl Root {
     /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         Root {
             uri: uri.into(),
@@ -5384,7 +5132,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5392,7 +5139,6 @@ pub struct RootsListChangedNotification {
 impl RootsListChangedNotification {
     /// A `RootsListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         RootsListChangedNotification {
             params: ::std::option::Option::None,
@@ -5451,7 +5197,6 @@ pub struct SamplingMessage {
 impl SamplingMessage {
     /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -5472,11 +5217,14 @@ crate::rt::object! {
 
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContent {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "audio"`.
     AudioContent(AudioContent),
 }
 impl ::std::convert::From<TextContent> for SamplingMessageContent {
@@ -5509,15 +5257,22 @@ pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesTools;
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
+    /// Read when `"method": "notifications/progress"`.
     ProgressNotification(ProgressNotification),
+    /// Read when `"method": "notifications/message"`.
     LoggingMessageNotification(LoggingMessageNotification),
+    /// Read when `"method": "notifications/resources/updated"`.
     ResourceUpdatedNotification(ResourceUpdatedNotification),
+    /// Read when `"method": "notifications/resources/list_changed"`.
     ResourceListChangedNotification(ResourceListChangedNotification),
+    /// Read when `"method": "notifications/tools/list_changed"`.
     ToolListChangedNotification(ToolListChangedNotification),
+    /// Read when `"method": "notifications/prompts/list_changed"`.
     PromptListChangedNotification(PromptListChangedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(Notification),
@@ -5579,12 +5334,16 @@ crate::rt::union! {
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
+    /// Read when `"method": "ping"`.
     PingRequest(PingRequest),
+    /// Read when `"method": "sampling/createMessage"`.
     CreateMessageRequest(CreateMessageRequest),
+    /// Read when `"method": "roots/list"`.
     ListRootsRequest(ListRootsRequest),
+    /// Read when `"method": "elicitation/create"`.
     ElicitRequest(ElicitRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(Request),
@@ -5626,7 +5385,7 @@ crate::rt::union! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerResult {
     EmptyResult(EmptyResult),
@@ -5719,7 +5478,6 @@ pub struct SetLevelRequest {
 impl SetLevelRequest {
     /// A `SetLevelRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<SetLevelRequestParams>) -> Self {
         SetLevelRequest {
             params: params.into(),
@@ -5754,7 +5512,6 @@ pub struct SetLevelRequestParams {
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>) -> Self {
         SetLevelRequestParams {
             level: level.into(),
@@ -5771,19 +5528,12 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringSchema {
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Wire name: `minLength`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub min_length: Option<i64>,
     /// Wire name: `maxLength`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub max_length: Option<i64>,
-    /// Optional: `None` is left out of the JSON.
     pub format: Option<StringSchemaFormat>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5791,7 +5541,6 @@ pub struct StringSchema {
 impl StringSchema {
     /// A `StringSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         StringSchema {
             title: ::std::option::Option::None,
@@ -5884,7 +5633,6 @@ pub struct SubscribeRequest {
 impl SubscribeRequest {
     /// A `SubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<SubscribeRequestParams>) -> Self {
         SubscribeRequest {
             params: params.into(),
@@ -5921,7 +5669,6 @@ pub struct SubscribeRequestParams {
 impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         SubscribeRequestParams {
             uri: uri.into(),
@@ -5943,14 +5690,10 @@ pub struct TextContent {
     /// The text content of the message.
     pub text: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5958,7 +5701,6 @@ pub struct TextContent {
 impl TextContent {
     /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(text: impl ::std::convert::Into<String>) -> Self {
         TextContent {
             text: text.into(),
@@ -5998,14 +5740,10 @@ pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
@@ -6015,7 +5753,6 @@ pub struct TextResourceContents {
 impl TextResourceContents {
     /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         text: impl ::std::convert::Into<String>,
@@ -6075,14 +5812,10 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
@@ -6092,20 +5825,14 @@ pub struct Tool {
     /// the structuredContent field of a CallToolResult.
     ///
     /// Wire name: `outputSchema`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub output_schema: Option<ToolOutputSchema>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<ToolAnnotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6113,7 +5840,6 @@ pub struct Tool {
 impl Tool {
     /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         input_schema: impl ::std::convert::Into<ToolInputSchema>,
@@ -6208,12 +5934,8 @@ pub use crate::shared::v2025_03_26_to_v2025_06_18::ToolAnnotations;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolInputSchema {
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6221,7 +5943,6 @@ pub struct ToolInputSchema {
 impl ToolInputSchema {
     /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolInputSchema {
             properties: ::std::option::Option::None,
@@ -6262,7 +5983,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6270,7 +5990,6 @@ pub struct ToolListChangedNotification {
 impl ToolListChangedNotification {
     /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolListChangedNotification {
             params: ::std::option::Option::None,
@@ -6322,12 +6041,8 @@ impl crate::Notification for ToolListChangedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolOutputSchema {
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6335,7 +6050,6 @@ pub struct ToolOutputSchema {
 impl ToolOutputSchema {
     /// A `ToolOutputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolOutputSchema {
             properties: ::std::option::Option::None,
@@ -6381,9 +6095,8 @@ pub struct UnsubscribeRequest {
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequest {
-    /// A `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<UnsubscribeRequestParams>) -> Self {
         UnsubscribeRequest {
             params: params.into(),
@@ -6418,9 +6131,8 @@ pub struct UnsubscribeRequestParams {
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequestParams {
-    /// A `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         UnsubscribeRequestParams {
             uri: uri.into(),

@@ -58,6 +58,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 
 pub use crate::shared::v2025_11_25_to_v2026_07_28::Annotations;
 
@@ -75,22 +76,17 @@ pub struct AudioContent {
     /// Wire name: `mimeType`.
     pub mime_type: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl AudioContent {
-    /// A `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         data: impl ::std::convert::Into<String>,
         mime_type: impl ::std::convert::Into<String>,
@@ -137,14 +133,10 @@ pub struct BlobResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// A base64-encoded string representing the binary data of the item.
     ///
@@ -156,7 +148,6 @@ pub struct BlobResourceContents {
 impl BlobResourceContents {
     /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         blob: impl ::std::convert::Into<String>,
@@ -220,7 +211,6 @@ pub struct CallToolRequest {
 impl CallToolRequest {
     /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<CallToolRequestParams>,
@@ -256,8 +246,6 @@ pub struct CallToolRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -265,14 +253,10 @@ pub struct CallToolRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub task: Option<TaskMetadata>,
     /// The name of the tool.
     pub name: String,
     /// Arguments to use for the tool call.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -280,7 +264,6 @@ pub struct CallToolRequestParams {
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         CallToolRequestParams {
             meta: ::std::option::Option::None,
@@ -358,16 +341,12 @@ pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
     /// An optional JSON object that represents the structured result of the tool call.
     ///
     /// Wire name: `structuredContent`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub structured_content: Option<crate::Extra>,
     /// Whether the tool call ended in an error.
     ///
@@ -383,8 +362,6 @@ pub struct CallToolResult {
     /// should be reported as an MCP error response.
     ///
     /// Wire name: `isError`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub is_error: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -392,7 +369,6 @@ pub struct CallToolResult {
 impl CallToolResult {
     /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(content: Vec<ContentBlock>) -> Self {
         CallToolResult {
             meta: ::std::option::Option::None,
@@ -478,7 +454,6 @@ pub struct CancelTaskRequest {
 impl CancelTaskRequest {
     /// A `CancelTaskRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<CancelTaskRequestParams>,
@@ -521,7 +496,6 @@ pub struct CancelTaskRequestParams {
 impl CancelTaskRequestParams {
     /// A `CancelTaskRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         CancelTaskRequestParams {
             task_id: task_id.into(),
@@ -543,8 +517,6 @@ pub struct CancelTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The task identifier.
     ///
@@ -559,8 +531,6 @@ pub struct CancelTaskResult {
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     ///
     /// Wire name: `statusMessage`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
     ///
@@ -577,8 +547,6 @@ pub struct CancelTaskResult {
     /// Suggested polling interval in milliseconds.
     ///
     /// Wire name: `pollInterval`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub poll_interval: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -586,7 +554,6 @@ pub struct CancelTaskResult {
 impl CancelTaskResult {
     /// A `CancelTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
         status: impl ::std::convert::Into<TaskStatus>,
@@ -714,7 +681,6 @@ pub struct CancelledNotification {
 impl CancelledNotification {
     /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
         CancelledNotification {
             params: params.into(),
@@ -744,8 +710,6 @@ pub struct CancelledNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The ID of the request to cancel.
     ///
@@ -754,12 +718,8 @@ pub struct CancelledNotificationParams {
     /// This MUST NOT be used for cancelling tasks (use the `tasks/cancel` request instead).
     ///
     /// Wire name: `requestId`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub request_id: Option<RequestId>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -767,7 +727,6 @@ pub struct CancelledNotificationParams {
 impl CancelledNotificationParams {
     /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         CancelledNotificationParams {
             meta: ::std::option::Option::None,
@@ -829,30 +788,20 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the client supports listing roots.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub sampling: Option<ClientCapabilitiesSampling>,
     /// Present if the client supports elicitation from the server.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub elicitation: Option<ClientCapabilitiesElicitation>,
     /// Present if the client supports task-augmented requests.
     ///
     /// **Later revisions:** Removed in 2026-07-28.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tasks: Option<ClientCapabilitiesTasks>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -860,7 +809,6 @@ pub struct ClientCapabilities {
 impl ClientCapabilities {
     /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilities {
             experimental: ::std::option::Option::None,
@@ -926,9 +874,7 @@ crate::rt::object! {
 /// The inline object type of `ClientCapabilities.elicitation` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
-    /// Optional: `None` is left out of the JSON.
     pub form: Option<crate::Extra>,
-    /// Optional: `None` is left out of the JSON.
     pub url: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -936,7 +882,6 @@ pub struct ClientCapabilitiesElicitation {
 impl ClientCapabilitiesElicitation {
     /// A `ClientCapabilitiesElicitation` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesElicitation {
             form: ::std::option::Option::None,
@@ -977,8 +922,6 @@ pub struct ClientCapabilitiesRoots {
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -986,7 +929,6 @@ pub struct ClientCapabilitiesRoots {
 impl ClientCapabilitiesRoots {
     /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesRoots {
             list_changed: ::std::option::Option::None,
@@ -1016,12 +958,8 @@ crate::rt::object! {
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via includeContext parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub context: Option<crate::Extra>,
     /// Whether the client supports tool use via tools and toolChoice parameters.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1029,7 +967,6 @@ pub struct ClientCapabilitiesSampling {
 impl ClientCapabilitiesSampling {
     /// A `ClientCapabilitiesSampling` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesSampling {
             context: ::std::option::Option::None,
@@ -1066,16 +1003,10 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/list.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list: Option<crate::Extra>,
     /// Whether this client supports tasks/cancel.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub cancel: Option<crate::Extra>,
     /// Specifies which request types can be augmented with tasks.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub requests: Option<ClientCapabilitiesTasksRequests>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1083,7 +1014,6 @@ pub struct ClientCapabilitiesTasks {
 impl ClientCapabilitiesTasks {
     /// A `ClientCapabilitiesTasks` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesTasks {
             list: ::std::option::Option::None,
@@ -1131,12 +1061,8 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesTasksRequests {
     /// Task support for sampling-related requests.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub sampling: Option<ClientCapabilitiesTasksRequestsSampling>,
     /// Task support for elicitation-related requests.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub elicitation: Option<ClientCapabilitiesTasksRequestsElicitation>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1144,7 +1070,6 @@ pub struct ClientCapabilitiesTasksRequests {
 impl ClientCapabilitiesTasksRequests {
     /// A `ClientCapabilitiesTasksRequests` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesTasksRequests {
             sampling: ::std::option::Option::None,
@@ -1187,8 +1112,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub create: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1196,7 +1119,6 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
 impl ClientCapabilitiesTasksRequestsElicitation {
     /// A `ClientCapabilitiesTasksRequestsElicitation` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesTasksRequestsElicitation {
             create: ::std::option::Option::None,
@@ -1227,8 +1149,6 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Whether the client supports task-augmented sampling/createMessage requests.
     ///
     /// Wire name: `createMessage`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub create_message: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1236,7 +1156,6 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
 impl ClientCapabilitiesTasksRequestsSampling {
     /// A `ClientCapabilitiesTasksRequestsSampling` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesTasksRequestsSampling {
             create_message: ::std::option::Option::None,
@@ -1263,13 +1182,18 @@ crate::rt::object! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
+    /// Read when `"method": "notifications/progress"`.
     ProgressNotification(ProgressNotification),
+    /// Read when `"method": "notifications/initialized"`.
     InitializedNotification(InitializedNotification),
+    /// Read when `"method": "notifications/roots/list_changed"`.
     RootsListChangedNotification(RootsListChangedNotification),
+    /// Read when `"method": "notifications/tasks/status"`.
     TaskStatusNotification(TaskStatusNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCNotification),
@@ -1317,25 +1241,42 @@ crate::rt::union! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientRequest {
+    /// Read when `"method": "ping"`.
     PingRequest(PingRequest),
+    /// Read when `"method": "initialize"`.
     InitializeRequest(InitializeRequest),
+    /// Read when `"method": "completion/complete"`.
     CompleteRequest(CompleteRequest),
+    /// Read when `"method": "logging/setLevel"`.
     SetLevelRequest(SetLevelRequest),
+    /// Read when `"method": "prompts/get"`.
     GetPromptRequest(GetPromptRequest),
+    /// Read when `"method": "prompts/list"`.
     ListPromptsRequest(ListPromptsRequest),
+    /// Read when `"method": "resources/list"`.
     ListResourcesRequest(ListResourcesRequest),
+    /// Read when `"method": "resources/templates/list"`.
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+    /// Read when `"method": "resources/read"`.
     ReadResourceRequest(ReadResourceRequest),
+    /// Read when `"method": "resources/subscribe"`.
     SubscribeRequest(SubscribeRequest),
+    /// Read when `"method": "resources/unsubscribe"`.
     UnsubscribeRequest(UnsubscribeRequest),
+    /// Read when `"method": "tools/call"`.
     CallToolRequest(CallToolRequest),
+    /// Read when `"method": "tools/list"`.
     ListToolsRequest(ListToolsRequest),
+    /// Read when `"method": "tasks/get"`.
     GetTaskRequest(GetTaskRequest),
+    /// Read when `"method": "tasks/result"`.
     GetTaskPayloadRequest(GetTaskPayloadRequest),
+    /// Read when `"method": "tasks/list"`.
     ListTasksRequest(ListTasksRequest),
+    /// Read when `"method": "tasks/cancel"`.
     CancelTaskRequest(CancelTaskRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCRequest),
@@ -1455,7 +1396,7 @@ crate::rt::union! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientResult {
     EmptyResult(EmptyResult),
@@ -1533,7 +1474,6 @@ pub struct CompleteRequest {
 impl CompleteRequest {
     /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<CompleteRequestParams>,
@@ -1569,15 +1509,11 @@ pub struct CompleteRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub context: Option<CompleteRequestParamsContext>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1585,7 +1521,6 @@ pub struct CompleteRequestParams {
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
         argument: impl ::std::convert::Into<CompleteRequestParamsArgument>,
@@ -1652,7 +1587,6 @@ pub struct CompleteRequestParamsArgument {
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         value: impl ::std::convert::Into<String>,
@@ -1675,8 +1609,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1684,7 +1616,6 @@ pub struct CompleteRequestParamsContext {
 impl CompleteRequestParamsContext {
     /// A `CompleteRequestParamsContext` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         CompleteRequestParamsContext {
             arguments: ::std::option::Option::None,
@@ -1711,10 +1642,12 @@ crate::rt::object! {
 
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompleteRequestParamsRef {
+    /// Read when `"type": "ref/prompt"`.
     PromptReference(PromptReference),
+    /// Read when `"type": "ref/resource"`.
     ResourceTemplateReference(ResourceTemplateReference),
 }
 impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
@@ -1740,8 +1673,6 @@ pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1750,7 +1681,6 @@ pub struct CompleteResult {
 impl CompleteResult {
     /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
         CompleteResult {
             meta: ::std::option::Option::None,
@@ -1802,14 +1732,10 @@ pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
     pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     ///
     /// Wire name: `hasMore`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub has_more: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1817,7 +1743,6 @@ pub struct CompleteResultCompletion {
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(values: Vec<String>) -> Self {
         CompleteResultCompletion {
             values,
@@ -1847,13 +1772,18 @@ crate::rt::object! {
     }
 }
 
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ContentBlock {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "audio"`.
     AudioContent(AudioContent),
+    /// Read when `"type": "resource_link"`.
     ResourceLink(ResourceLink),
+    /// Read when `"type": "resource"`.
     EmbeddedResource(EmbeddedResource),
 }
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -1906,7 +1836,6 @@ pub struct CreateMessageRequest {
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<CreateMessageRequestParams>,
@@ -1944,8 +1873,6 @@ pub struct CreateMessageRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -1953,21 +1880,15 @@ pub struct CreateMessageRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub task: Option<TaskMetadata>,
     pub messages: Vec<SamplingMessage>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     ///
     /// Wire name: `modelPreferences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
@@ -1976,10 +1897,7 @@ pub struct CreateMessageRequestParams {
     /// declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
     ///
     /// Wire name: `includeContext`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
-    /// Optional: `None` is left out of the JSON.
     pub temperature: Option<f64>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
@@ -1988,25 +1906,17 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `maxTokens`.
     pub max_tokens: i64,
     /// Wire name: `stopSequences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub metadata: Option<crate::Extra>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools: Option<Vec<Tool>>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     /// Default is `{ mode: "auto" }`.
     ///
     /// Wire name: `toolChoice`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tool_choice: Option<ToolChoice>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2014,7 +1924,6 @@ pub struct CreateMessageRequestParams {
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         CreateMessageRequestParams {
             meta: ::std::option::Option::None,
@@ -2226,8 +2135,6 @@ pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub role: Role,
     pub content: SamplingMessageContent,
@@ -2244,8 +2151,6 @@ pub struct CreateMessageResult {
     /// This field is an open string to allow for provider-specific stop reasons.
     ///
     /// Wire name: `stopReason`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2253,7 +2158,6 @@ pub struct CreateMessageResult {
 impl CreateMessageResult {
     /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -2373,8 +2277,6 @@ pub struct CreateTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub task: Task,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -2383,7 +2285,6 @@ pub struct CreateTaskResult {
 impl CreateTaskResult {
     /// A `CreateTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(task: impl ::std::convert::Into<Task>) -> Self {
         CreateTaskResult {
             meta: ::std::option::Option::None,
@@ -2442,9 +2343,8 @@ pub struct ElicitRequest {
     pub extra: crate::Extra,
 }
 impl ElicitRequest {
-    /// A `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<ElicitRequestParams>,
@@ -2480,8 +2380,6 @@ pub struct ElicitRequestFormParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -2489,12 +2387,8 @@ pub struct ElicitRequestFormParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub task: Option<TaskMetadata>,
     /// The elicitation mode.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mode: Option<ElicitRequestFormParamsMode>,
     /// The message to present to the user describing what information is being requested.
     pub message: String,
@@ -2507,9 +2401,8 @@ pub struct ElicitRequestFormParams {
     pub extra: crate::Extra,
 }
 impl ElicitRequestFormParams {
-    /// A `ElicitRequestFormParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequestFormParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
         requested_schema: impl ::std::convert::Into<ElicitRequestFormParamsRequestedSchema>,
@@ -2609,19 +2502,15 @@ crate::rt::string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestFormParamsRequestedSchema {
     /// Wire name: `$schema`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
     pub properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ElicitRequestFormParamsRequestedSchema {
-    /// A `ElicitRequestFormParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequestFormParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(properties: crate::IndexMap<String, PrimitiveSchemaDefinition>) -> Self {
         ElicitRequestFormParamsRequestedSchema {
             schema: ::std::option::Option::None,
@@ -2654,7 +2543,7 @@ crate::rt::object! {
 
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitRequestParams {
     ElicitRequestFormParams(ElicitRequestFormParams),
@@ -2685,8 +2574,6 @@ pub struct ElicitRequestURLParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -2694,8 +2581,6 @@ pub struct ElicitRequestURLParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub task: Option<TaskMetadata>,
     /// The message to present to the user explaining why the interaction is needed.
     pub message: String,
@@ -2714,9 +2599,8 @@ pub struct ElicitRequestURLParams {
     pub extra: crate::Extra,
 }
 impl ElicitRequestURLParams {
-    /// A `ElicitRequestURLParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequestURLParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
         elicitation_id: impl ::std::convert::Into<String>,
@@ -2795,8 +2679,6 @@ pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
@@ -2808,16 +2690,13 @@ pub struct ElicitResult {
     /// Omitted for out-of-band mode responses.
     ///
     /// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ElicitResult {
-    /// A `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(action: impl ::std::convert::Into<ElicitResultAction>) -> Self {
         ElicitResult {
             meta: ::std::option::Option::None,
@@ -2899,7 +2778,7 @@ crate::rt::string_enum! {
 ///
 /// The inline union type of the values of `ElicitResult.content` in the schema (see [`ElicitResult`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitResultContentValue {
     String(String),
@@ -2955,9 +2834,8 @@ pub struct ElicitationCompleteNotification {
     pub extra: crate::Extra,
 }
 impl ElicitationCompleteNotification {
-    /// A `ElicitationCompleteNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitationCompleteNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ElicitationCompleteNotificationParams>) -> Self {
         ElicitationCompleteNotification {
             params: params.into(),
@@ -2992,9 +2870,8 @@ pub struct ElicitationCompleteNotificationParams {
     pub extra: crate::Extra,
 }
 impl ElicitationCompleteNotificationParams {
-    /// A `ElicitationCompleteNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitationCompleteNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(elicitation_id: impl ::std::convert::Into<String>) -> Self {
         ElicitationCompleteNotificationParams {
             elicitation_id: elicitation_id.into(),
@@ -3018,22 +2895,17 @@ crate::rt::object! {
 pub struct EmbeddedResource {
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl EmbeddedResource {
-    /// A `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
         EmbeddedResource {
             resource: resource.into(),
@@ -3066,7 +2938,7 @@ crate::rt::object! {
 
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
@@ -3092,7 +2964,7 @@ crate::rt::union! {
 /// A response that indicates success but carries no data.
 pub type EmptyResult = Result;
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
@@ -3129,16 +3001,13 @@ pub struct Error {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Error {
-    /// A `Error` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Error` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
         Error {
             code,
@@ -3182,7 +3051,6 @@ pub struct GetPromptRequest {
 impl GetPromptRequest {
     /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<GetPromptRequestParams>,
@@ -3218,14 +3086,10 @@ pub struct GetPromptRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// The name of the prompt or prompt template.
     pub name: String,
     /// Arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3233,7 +3097,6 @@ pub struct GetPromptRequestParams {
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         GetPromptRequestParams {
             meta: ::std::option::Option::None,
@@ -3284,12 +3147,8 @@ pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An optional description for the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -3298,7 +3157,6 @@ pub struct GetPromptResult {
 impl GetPromptResult {
     /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         GetPromptResult {
             meta: ::std::option::Option::None,
@@ -3370,7 +3228,6 @@ pub struct GetTaskPayloadRequest {
 impl GetTaskPayloadRequest {
     /// A `GetTaskPayloadRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<GetTaskPayloadRequestParams>,
@@ -3413,7 +3270,6 @@ pub struct GetTaskPayloadRequestParams {
 impl GetTaskPayloadRequestParams {
     /// A `GetTaskPayloadRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         GetTaskPayloadRequestParams {
             task_id: task_id.into(),
@@ -3437,8 +3293,6 @@ pub struct GetTaskPayloadResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3446,7 +3300,6 @@ pub struct GetTaskPayloadResult {
 impl GetTaskPayloadResult {
     /// A `GetTaskPayloadResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         GetTaskPayloadResult {
             meta: ::std::option::Option::None,
@@ -3509,7 +3362,6 @@ pub struct GetTaskRequest {
 impl GetTaskRequest {
     /// A `GetTaskRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<GetTaskRequestParams>,
@@ -3552,7 +3404,6 @@ pub struct GetTaskRequestParams {
 impl GetTaskRequestParams {
     /// A `GetTaskRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         GetTaskRequestParams {
             task_id: task_id.into(),
@@ -3574,8 +3425,6 @@ pub struct GetTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The task identifier.
     ///
@@ -3590,8 +3439,6 @@ pub struct GetTaskResult {
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     ///
     /// Wire name: `statusMessage`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
     ///
@@ -3608,8 +3455,6 @@ pub struct GetTaskResult {
     /// Suggested polling interval in milliseconds.
     ///
     /// Wire name: `pollInterval`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub poll_interval: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3617,7 +3462,6 @@ pub struct GetTaskResult {
 impl GetTaskResult {
     /// A `GetTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
         status: impl ::std::convert::Into<TaskStatus>,
@@ -3745,31 +3589,24 @@ pub struct Icon {
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub sizes: Option<Vec<String>>,
     /// Optional specifier for the theme this icon is designed for. `light` indicates
     /// the icon is designed to be used with a light background, and `dark` indicates
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub theme: Option<IconTheme>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Icon {
-    /// A `Icon` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Icon` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(src: impl ::std::convert::Into<String>) -> Self {
         Icon {
             src: src.into(),
@@ -3836,16 +3673,13 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Icons {
-    /// A `Icons` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Icons` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Icons {
             icons: ::std::option::Option::None,
@@ -3884,22 +3718,17 @@ pub struct ImageContent {
     /// Wire name: `mimeType`.
     pub mime_type: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ImageContent {
-    /// A `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         data: impl ::std::convert::Into<String>,
         mime_type: impl ::std::convert::Into<String>,
@@ -3946,8 +3775,6 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -3958,8 +3785,6 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     pub version: String,
     /// An optional human-readable description of what this implementation does.
@@ -3967,24 +3792,19 @@ pub struct Implementation {
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// An optional URL of the website for this implementation.
     ///
     /// Format: `uri`
     ///
     /// Wire name: `websiteUrl`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub website_url: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Implementation {
-    /// A `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         version: impl ::std::convert::Into<String>,
@@ -4094,7 +3914,6 @@ pub struct InitializeRequest {
 impl InitializeRequest {
     /// A `InitializeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<InitializeRequestParams>,
@@ -4132,8 +3951,6 @@ pub struct InitializeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     ///
@@ -4148,7 +3965,6 @@ pub struct InitializeRequestParams {
 impl InitializeRequestParams {
     /// A `InitializeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
         capabilities: impl ::std::convert::Into<ClientCapabilities>,
@@ -4200,8 +4016,6 @@ pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     ///
@@ -4213,8 +4027,6 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub instructions: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4222,7 +4034,6 @@ pub struct InitializeResult {
 impl InitializeResult {
     /// A `InitializeResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
         capabilities: impl ::std::convert::Into<ServerCapabilities>,
@@ -4298,7 +4109,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4306,7 +4116,6 @@ pub struct InitializedNotification {
 impl InitializedNotification {
     /// A `InitializedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         InitializedNotification {
             params: ::std::option::Option::None,
@@ -4347,8 +4156,6 @@ impl crate::Notification for InitializedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCErrorResponse {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub id: Option<Option<RequestId>>,
     pub error: Error,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4357,7 +4164,6 @@ pub struct JSONRPCErrorResponse {
 impl JSONRPCErrorResponse {
     /// A `JSONRPCErrorResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<Error>) -> Self {
         JSONRPCErrorResponse {
             id: ::std::option::Option::Some(id),
@@ -4376,7 +4182,7 @@ crate::rt::object! {
 
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
@@ -4414,7 +4220,6 @@ pub use crate::shared::v2025_11_25_to_v2026_07_28::JSONRPCNotification;
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCRequest {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<crate::Extra>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4423,7 +4228,6 @@ pub struct JSONRPCRequest {
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         method: impl ::std::convert::Into<String>,
@@ -4467,7 +4271,7 @@ crate::rt::object! {
 
 /// A response to a request, containing either the result or error.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
@@ -4503,7 +4307,6 @@ pub struct JSONRPCResultResponse {
 impl JSONRPCResultResponse {
     /// A `JSONRPCResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<Result>,
@@ -4534,19 +4337,14 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegacyTitledEnumSchema {
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     pub r#enum: Vec<String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
     ///
     /// Wire name: `enumNames`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub enum_names: Option<Vec<String>>,
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -4554,7 +4352,6 @@ pub struct LegacyTitledEnumSchema {
 impl LegacyTitledEnumSchema {
     /// A `LegacyTitledEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         LegacyTitledEnumSchema {
             title: ::std::option::Option::None,
@@ -4606,7 +4403,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"prompts/list"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4615,7 +4411,6 @@ pub struct ListPromptsRequest {
 impl ListPromptsRequest {
     /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListPromptsRequest {
             id: id.into(),
@@ -4667,15 +4462,11 @@ pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub prompts: Vec<Prompt>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4684,7 +4475,6 @@ pub struct ListPromptsResult {
 impl ListPromptsResult {
     /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(prompts: Vec<Prompt>) -> Self {
         ListPromptsResult {
             meta: ::std::option::Option::None,
@@ -4759,7 +4549,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/templates/list"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4768,7 +4557,6 @@ pub struct ListResourceTemplatesRequest {
 impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListResourceTemplatesRequest {
             id: id.into(),
@@ -4820,15 +4608,11 @@ pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: Vec<ResourceTemplate>,
@@ -4838,7 +4622,6 @@ pub struct ListResourceTemplatesResult {
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         ListResourceTemplatesResult {
             meta: ::std::option::Option::None,
@@ -4913,7 +4696,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"resources/list"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4922,7 +4704,6 @@ pub struct ListResourcesRequest {
 impl ListResourcesRequest {
     /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListResourcesRequest {
             id: id.into(),
@@ -4974,15 +4755,11 @@ pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub resources: Vec<Resource>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -4991,7 +4768,6 @@ pub struct ListResourcesResult {
 impl ListResourcesResult {
     /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resources: Vec<Resource>) -> Self {
         ListResourcesResult {
             meta: ::std::option::Option::None,
@@ -5074,7 +4850,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"roots/list"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5083,7 +4858,6 @@ pub struct ListRootsRequest {
 impl ListRootsRequest {
     /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListRootsRequest {
             id: id.into(),
@@ -5126,8 +4900,6 @@ pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5136,7 +4908,6 @@ pub struct ListRootsResult {
 impl ListRootsResult {
     /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(roots: Vec<Root>) -> Self {
         ListRootsResult {
             meta: ::std::option::Option::None,
@@ -5189,7 +4960,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tasks/list"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListTasksRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5198,7 +4968,6 @@ pub struct ListTasksRequest {
 impl ListTasksRequest {
     /// A `ListTasksRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListTasksRequest {
             id: id.into(),
@@ -5252,15 +5021,11 @@ pub struct ListTasksResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub tasks: Vec<Task>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5269,7 +5034,6 @@ pub struct ListTasksResult {
 impl ListTasksResult {
     /// A `ListTasksResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(tasks: Vec<Task>) -> Self {
         ListTasksResult {
             meta: ::std::option::Option::None,
@@ -5344,7 +5108,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"tools/list"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5353,7 +5116,6 @@ pub struct ListToolsRequest {
 impl ListToolsRequest {
     /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListToolsRequest {
             id: id.into(),
@@ -5405,15 +5167,11 @@ pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub tools: Vec<Tool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5422,7 +5180,6 @@ pub struct ListToolsResult {
 impl ListToolsResult {
     /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(tools: Vec<Tool>) -> Self {
         ListToolsResult {
             meta: ::std::option::Option::None,
@@ -5546,7 +5303,6 @@ pub struct LoggingMessageNotification {
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
             params: params.into(),
@@ -5578,14 +5334,10 @@ pub struct LoggingMessageNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
@@ -5595,7 +5347,6 @@ pub struct LoggingMessageNotificationParams {
 impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
             meta: ::std::option::Option::None,
@@ -5647,7 +5398,7 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::METHOD_NOT_FOUND;
 pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelHint;
 pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelPreferences;
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum MultiSelectEnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
@@ -5678,8 +5429,6 @@ pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5687,7 +5436,6 @@ pub struct NotificationParams {
 impl NotificationParams {
     /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         NotificationParams {
             meta: ::std::option::Option::None,
@@ -5715,15 +5463,10 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub minimum: Option<f64>,
-    /// Optional: `None` is left out of the JSON.
     pub maximum: Option<f64>,
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5731,7 +5474,6 @@ pub struct NumberSchema {
 impl NumberSchema {
     /// A `NumberSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#type: impl ::std::convert::Into<NumberSchemaType>) -> Self {
         NumberSchema {
             r#type: r#type.into(),
@@ -5808,7 +5550,6 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5817,7 +5558,6 @@ pub struct PaginatedRequest {
 impl PaginatedRequest {
     /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         method: impl ::std::convert::Into<String>,
@@ -5853,13 +5593,9 @@ pub struct PaginatedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5867,7 +5603,6 @@ pub struct PaginatedRequestParams {
 impl PaginatedRequestParams {
     /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PaginatedRequestParams {
             meta: ::std::option::Option::None,
@@ -5920,15 +5655,11 @@ pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5936,7 +5667,6 @@ pub struct PaginatedResult {
 impl PaginatedResult {
     /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PaginatedResult {
             meta: ::std::option::Option::None,
@@ -6002,7 +5732,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"ping"`, `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PingRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -6011,7 +5740,6 @@ pub struct PingRequest {
 impl PingRequest {
     /// A `PingRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         PingRequest {
             id: id.into(),
@@ -6047,7 +5775,7 @@ impl crate::Request for PingRequest {
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     StringSchema(StringSchema),
@@ -6098,7 +5826,6 @@ pub struct ProgressNotification {
 impl ProgressNotification {
     /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
         ProgressNotification {
             params: params.into(),
@@ -6128,8 +5855,6 @@ pub struct ProgressNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     ///
@@ -6138,12 +5863,8 @@ pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: f64,
     /// Total number of items to process (or total progress required), if known.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub total: Option<f64>,
     /// An optional message describing the current progress.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub message: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6151,7 +5872,6 @@ pub struct ProgressNotificationParams {
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             meta: ::std::option::Option::None,
@@ -6212,7 +5932,7 @@ crate::rt::object! {
 
 /// A progress token, used to associate progress notifications with the original request.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by the input's JSON kind alone (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     String(String),
@@ -6260,8 +5980,6 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6272,22 +5990,14 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// An optional description of what this prompt provides
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<Vec<PromptArgument>>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6295,7 +6005,6 @@ pub struct Prompt {
 impl Prompt {
     /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         Prompt {
             name: name.into(),
@@ -6406,7 +6115,6 @@ pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptArgument;
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6414,7 +6122,6 @@ pub struct PromptListChangedNotification {
 impl PromptListChangedNotification {
     /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PromptListChangedNotification {
             params: ::std::option::Option::None,
@@ -6463,7 +6170,6 @@ pub struct PromptMessage {
 impl PromptMessage {
     /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<ContentBlock>,
@@ -6497,7 +6203,6 @@ pub struct ReadResourceRequest {
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<ReadResourceRequestParams>,
@@ -6533,8 +6238,6 @@ pub struct ReadResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
@@ -6546,7 +6249,6 @@ pub struct ReadResourceRequestParams {
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ReadResourceRequestParams {
             meta: ::std::option::Option::None,
@@ -6598,8 +6300,6 @@ pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -6608,7 +6308,6 @@ pub struct ReadResourceResult {
 impl ReadResourceResult {
     /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
         ReadResourceResult {
             meta: ::std::option::Option::None,
@@ -6656,7 +6355,7 @@ crate::rt::object! {
 
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
@@ -6695,7 +6394,6 @@ pub struct RelatedTaskMetadata {
 impl RelatedTaskMetadata {
     /// A `RelatedTaskMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         RelatedTaskMetadata {
             task_id: task_id.into(),
@@ -6713,7 +6411,7 @@ pub use crate::shared::v2025_11_25_to_v2026_07_28::Request;
 
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by the input's JSON kind alone (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RequestId {
     String(String),
@@ -6758,8 +6456,6 @@ pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6767,7 +6463,6 @@ pub struct RequestParams {
 impl RequestParams {
     /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         RequestParams {
             meta: ::std::option::Option::None,
@@ -6798,8 +6493,6 @@ pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     ///
     /// Wire name: `progressToken`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub progress_token: Option<ProgressToken>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6807,7 +6500,6 @@ pub struct RequestParamsMeta {
 impl RequestParamsMeta {
     /// A `RequestParamsMeta` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         RequestParamsMeta {
             progress_token: ::std::option::Option::None,
@@ -6855,8 +6547,6 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6867,8 +6557,6 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
@@ -6877,30 +6565,20 @@ pub struct Resource {
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6908,7 +6586,6 @@ pub struct Resource {
 impl Resource {
     /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         uri: impl ::std::convert::Into<String>,
@@ -7057,14 +6734,10 @@ pub struct ResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7072,7 +6745,6 @@ pub struct ResourceContents {
 impl ResourceContents {
     /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceContents {
             uri: uri.into(),
@@ -7117,8 +6789,6 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7129,8 +6799,6 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
@@ -7139,30 +6807,20 @@ pub struct ResourceLink {
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub size: Option<i64>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7170,7 +6828,6 @@ pub struct ResourceLink {
 impl ResourceLink {
     /// A `ResourceLink` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         uri: impl ::std::convert::Into<String>,
@@ -7337,7 +6994,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7345,7 +7001,6 @@ pub struct ResourceListChangedNotification {
 impl ResourceListChangedNotification {
     /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ResourceListChangedNotification {
             params: ::std::option::Option::None,
@@ -7388,8 +7043,6 @@ pub struct ResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
@@ -7401,7 +7054,6 @@ pub struct ResourceRequestParams {
 impl ResourceRequestParams {
     /// A `ResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceRequestParams {
             meta: ::std::option::Option::None,
@@ -7446,8 +7098,6 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7458,8 +7108,6 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
@@ -7470,24 +7118,16 @@ pub struct ResourceTemplate {
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7495,7 +7135,6 @@ pub struct ResourceTemplate {
 impl ResourceTemplate {
     /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         uri_template: impl ::std::convert::Into<String>,
@@ -7634,7 +7273,6 @@ pub struct ResourceUpdatedNotification {
 impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
             params: params.into(),
@@ -7664,8 +7302,6 @@ pub struct ResourceUpdatedNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
@@ -7677,7 +7313,6 @@ pub struct ResourceUpdatedNotificationParams {
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceUpdatedNotificationParams {
             meta: ::std::option::Option::None,
@@ -7716,8 +7351,6 @@ pub struct Result {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7725,7 +7358,6 @@ pub struct Result {
 impl Result {
     /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Result {
             meta: ::std::option::Option::None,
@@ -7778,14 +7410,10 @@ pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub name: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7793,7 +7421,6 @@ pub struct Root {
 impl Root {
     /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         Root {
             uri: uri.into(),
@@ -7834,7 +7461,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7842,7 +7468,6 @@ pub struct RootsListChangedNotification {
 impl RootsListChangedNotification {
     /// A `RootsListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         RootsListChangedNotification {
             params: ::std::option::Option::None,
@@ -7887,8 +7512,6 @@ pub struct SamplingMessage {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7896,7 +7519,6 @@ pub struct SamplingMessage {
 impl SamplingMessage {
     /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -7925,7 +7547,7 @@ crate::rt::object! {
 
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContent {
     SamplingMessageContentBlock(SamplingMessageContentBlock),
@@ -7950,13 +7572,18 @@ crate::rt::union! {
 
 /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContentBlock {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "audio"`.
     AudioContent(AudioContent),
+    /// Read when `"type": "tool_use"`.
     ToolUseContent(ToolUseContent),
+    /// Read when `"type": "tool_result"`.
     ToolResultContent(ToolResultContent),
 }
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
@@ -7998,36 +7625,22 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub logging: Option<crate::Extra>,
     /// Present if the server supports argument autocompletion suggestions.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub completions: Option<crate::Extra>,
     /// Present if the server offers any prompt templates.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools: Option<ServerCapabilitiesTools>,
     /// Present if the server supports task-augmented requests.
     ///
     /// **Later revisions:** Removed in 2026-07-28.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tasks: Option<ServerCapabilitiesTasks>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8035,7 +7648,6 @@ pub struct ServerCapabilities {
 impl ServerCapabilities {
     /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilities {
             experimental: ::std::option::Option::None,
@@ -8120,8 +7732,6 @@ pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8129,7 +7739,6 @@ pub struct ServerCapabilitiesPrompts {
 impl ServerCapabilitiesPrompts {
     /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesPrompts {
             list_changed: ::std::option::Option::None,
@@ -8158,14 +7767,10 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8173,7 +7778,6 @@ pub struct ServerCapabilitiesResources {
 impl ServerCapabilitiesResources {
     /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesResources {
             subscribe: ::std::option::Option::None,
@@ -8210,16 +7814,10 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/list.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list: Option<crate::Extra>,
     /// Whether this server supports tasks/cancel.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub cancel: Option<crate::Extra>,
     /// Specifies which request types can be augmented with tasks.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub requests: Option<ServerCapabilitiesTasksRequests>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8227,7 +7825,6 @@ pub struct ServerCapabilitiesTasks {
 impl ServerCapabilitiesTasks {
     /// A `ServerCapabilitiesTasks` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesTasks {
             list: ::std::option::Option::None,
@@ -8275,8 +7872,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools: Option<ServerCapabilitiesTasksRequestsTools>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8284,7 +7879,6 @@ pub struct ServerCapabilitiesTasksRequests {
 impl ServerCapabilitiesTasksRequests {
     /// A `ServerCapabilitiesTasksRequests` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesTasksRequests {
             tools: ::std::option::Option::None,
@@ -8316,8 +7910,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub call: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8325,7 +7917,6 @@ pub struct ServerCapabilitiesTasksRequestsTools {
 impl ServerCapabilitiesTasksRequestsTools {
     /// A `ServerCapabilitiesTasksRequestsTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesTasksRequestsTools {
             call: ::std::option::Option::None,
@@ -8356,8 +7947,6 @@ pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8365,7 +7954,6 @@ pub struct ServerCapabilitiesTools {
 impl ServerCapabilitiesTools {
     /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesTools {
             list_changed: ::std::option::Option::None,
@@ -8392,17 +7980,26 @@ crate::rt::object! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
+    /// Read when `"method": "notifications/progress"`.
     ProgressNotification(ProgressNotification),
+    /// Read when `"method": "notifications/message"`.
     LoggingMessageNotification(LoggingMessageNotification),
+    /// Read when `"method": "notifications/resources/updated"`.
     ResourceUpdatedNotification(ResourceUpdatedNotification),
+    /// Read when `"method": "notifications/resources/list_changed"`.
     ResourceListChangedNotification(ResourceListChangedNotification),
+    /// Read when `"method": "notifications/tools/list_changed"`.
     ToolListChangedNotification(ToolListChangedNotification),
+    /// Read when `"method": "notifications/prompts/list_changed"`.
     PromptListChangedNotification(PromptListChangedNotification),
+    /// Read when `"method": "notifications/elicitation/complete"`.
     ElicitationCompleteNotification(ElicitationCompleteNotification),
+    /// Read when `"method": "notifications/tasks/status"`.
     TaskStatusNotification(TaskStatusNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCNotification),
@@ -8476,16 +8073,24 @@ crate::rt::union! {
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerRequest {
+    /// Read when `"method": "ping"`.
     PingRequest(PingRequest),
+    /// Read when `"method": "sampling/createMessage"`.
     CreateMessageRequest(CreateMessageRequest),
+    /// Read when `"method": "roots/list"`.
     ListRootsRequest(ListRootsRequest),
+    /// Read when `"method": "elicitation/create"`.
     ElicitRequest(ElicitRequest),
+    /// Read when `"method": "tasks/get"`.
     GetTaskRequest(GetTaskRequest),
+    /// Read when `"method": "tasks/result"`.
     GetTaskPayloadRequest(GetTaskPayloadRequest),
+    /// Read when `"method": "tasks/list"`.
     ListTasksRequest(ListTasksRequest),
+    /// Read when `"method": "tasks/cancel"`.
     CancelTaskRequest(CancelTaskRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCRequest),
@@ -8551,7 +8156,7 @@ crate::rt::union! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerResult {
     EmptyResult(EmptyResult),
@@ -8673,7 +8278,6 @@ pub struct SetLevelRequest {
 impl SetLevelRequest {
     /// A `SetLevelRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<SetLevelRequestParams>,
@@ -8711,8 +8315,6 @@ pub struct SetLevelRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
@@ -8722,7 +8324,6 @@ pub struct SetLevelRequestParams {
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>) -> Self {
         SetLevelRequestParams {
             meta: ::std::option::Option::None,
@@ -8756,7 +8357,7 @@ crate::rt::object! {
     }
 }
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -8782,21 +8383,13 @@ crate::rt::union! {
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringSchema {
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Wire name: `minLength`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub min_length: Option<i64>,
     /// Wire name: `maxLength`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub max_length: Option<i64>,
-    /// Optional: `None` is left out of the JSON.
     pub format: Option<StringSchemaFormat>,
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8804,7 +8397,6 @@ pub struct StringSchema {
 impl StringSchema {
     /// A `StringSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         StringSchema {
             title: ::std::option::Option::None,
@@ -8906,7 +8498,6 @@ pub struct SubscribeRequest {
 impl SubscribeRequest {
     /// A `SubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<SubscribeRequestParams>,
@@ -8944,8 +8535,6 @@ pub struct SubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
@@ -8957,7 +8546,6 @@ pub struct SubscribeRequestParams {
 impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         SubscribeRequestParams {
             meta: ::std::option::Option::None,
@@ -9021,8 +8609,6 @@ pub struct Task {
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     ///
     /// Wire name: `statusMessage`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
     ///
@@ -9039,8 +8625,6 @@ pub struct Task {
     /// Suggested polling interval in milliseconds.
     ///
     /// Wire name: `pollInterval`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub poll_interval: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9048,7 +8632,6 @@ pub struct Task {
 impl Task {
     /// A `Task` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
         status: impl ::std::convert::Into<TaskStatus>,
@@ -9102,8 +8685,6 @@ pub struct TaskAugmentedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -9111,8 +8692,6 @@ pub struct TaskAugmentedRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub task: Option<TaskMetadata>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9120,7 +8699,6 @@ pub struct TaskAugmentedRequestParams {
 impl TaskAugmentedRequestParams {
     /// A `TaskAugmentedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         TaskAugmentedRequestParams {
             meta: ::std::option::Option::None,
@@ -9174,8 +8752,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub ttl: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9183,7 +8759,6 @@ pub struct TaskMetadata {
 impl TaskMetadata {
     /// A `TaskMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         TaskMetadata {
             ttl: ::std::option::Option::None,
@@ -9250,7 +8825,6 @@ pub struct TaskStatusNotification {
 impl TaskStatusNotification {
     /// A `TaskStatusNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<TaskStatusNotificationParams>) -> Self {
         TaskStatusNotification {
             params: params.into(),
@@ -9282,8 +8856,6 @@ pub struct TaskStatusNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The task identifier.
     ///
@@ -9298,8 +8870,6 @@ pub struct TaskStatusNotificationParams {
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     ///
     /// Wire name: `statusMessage`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub status_message: Option<String>,
     /// ISO 8601 timestamp when the task was created.
     ///
@@ -9316,8 +8886,6 @@ pub struct TaskStatusNotificationParams {
     /// Suggested polling interval in milliseconds.
     ///
     /// Wire name: `pollInterval`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub poll_interval: Option<i64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9325,7 +8893,6 @@ pub struct TaskStatusNotificationParams {
 impl TaskStatusNotificationParams {
     /// A `TaskStatusNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
         status: impl ::std::convert::Into<TaskStatus>,
@@ -9427,14 +8994,10 @@ pub struct TextContent {
     /// The text content of the message.
     pub text: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9442,7 +9005,6 @@ pub struct TextContent {
 impl TextContent {
     /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(text: impl ::std::convert::Into<String>) -> Self {
         TextContent {
             text: text.into(),
@@ -9482,14 +9044,10 @@ pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
@@ -9499,7 +9057,6 @@ pub struct TextResourceContents {
 impl TextResourceContents {
     /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         text: impl ::std::convert::Into<String>,
@@ -9554,30 +9111,20 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional description for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Minimum number of items to select.
     ///
     /// Wire name: `minItems`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub min_items: Option<i64>,
     /// Maximum number of items to select.
     ///
     /// Wire name: `maxItems`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub max_items: Option<i64>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Optional default value.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9585,7 +9132,6 @@ pub struct TitledMultiSelectEnumSchema {
 impl TitledMultiSelectEnumSchema {
     /// A `TitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>) -> Self {
         TitledMultiSelectEnumSchema {
             title: ::std::option::Option::None,
@@ -9653,7 +9199,6 @@ pub struct TitledMultiSelectEnumSchemaItems {
 impl TitledMultiSelectEnumSchemaItems {
     /// A `TitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
         TitledMultiSelectEnumSchemaItems {
             any_of,
@@ -9680,7 +9225,6 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         r#const: impl ::std::convert::Into<String>,
         title: impl ::std::convert::Into<String>,
@@ -9705,20 +9249,14 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional description for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Array of enum options with values and display labels.
     ///
     /// Wire name: `oneOf`.
     pub one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional default value.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9726,7 +9264,6 @@ pub struct TitledSingleSelectEnumSchema {
 impl TitledSingleSelectEnumSchema {
     /// A `TitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
         TitledSingleSelectEnumSchema {
             title: ::std::option::Option::None,
@@ -9778,7 +9315,6 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
 impl TitledSingleSelectEnumSchemaOneOfItem {
     /// A `TitledSingleSelectEnumSchemaOneOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         r#const: impl ::std::convert::Into<String>,
         title: impl ::std::convert::Into<String>,
@@ -9808,8 +9344,6 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9820,14 +9354,10 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
@@ -9836,8 +9366,6 @@ pub struct Tool {
     /// Execution-related properties for this tool.
     ///
     /// **Later revisions:** Removed in 2026-07-28.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub execution: Option<ToolExecution>,
     /// An optional JSON Schema object defining the structure of the tool's output returned in
     /// the structuredContent field of a CallToolResult.
@@ -9846,20 +9374,14 @@ pub struct Tool {
     /// Currently restricted to type: "object" at the root level.
     ///
     /// Wire name: `outputSchema`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub output_schema: Option<ToolOutputSchema>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<ToolAnnotations>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9867,7 +9389,6 @@ pub struct Tool {
 impl Tool {
     /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         input_schema: impl ::std::convert::Into<ToolInputSchema>,
@@ -10018,16 +9539,12 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolAnnotations {
     /// A human-readable title for the tool.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
     ///
     /// Wire name: `readOnlyHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
@@ -10037,8 +9554,6 @@ pub struct ToolAnnotations {
     /// Default: true
     ///
     /// Wire name: `destructiveHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -10048,8 +9563,6 @@ pub struct ToolAnnotations {
     /// Default: false
     ///
     /// Wire name: `idempotentHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -10059,8 +9572,6 @@ pub struct ToolAnnotations {
     /// Default: true
     ///
     /// Wire name: `openWorldHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub open_world_hint: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10068,7 +9579,6 @@ pub struct ToolAnnotations {
 impl ToolAnnotations {
     /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolAnnotations {
             title: ::std::option::Option::None,
@@ -10134,8 +9644,6 @@ pub struct ToolChoice {
     /// - "auto": Model decides whether to use tools (default)
     /// - "required": Model MUST use at least one tool before completing
     /// - "none": Model MUST NOT use any tools
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mode: Option<ToolChoiceMode>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10143,7 +9651,6 @@ pub struct ToolChoice {
 impl ToolChoice {
     /// A `ToolChoice` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolChoice {
             mode: ::std::option::Option::None,
@@ -10202,8 +9709,6 @@ pub struct ToolExecution {
     /// Default: "forbidden"
     ///
     /// Wire name: `taskSupport`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub task_support: Option<ToolExecutionTaskSupport>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10211,7 +9716,6 @@ pub struct ToolExecution {
 impl ToolExecution {
     /// A `ToolExecution` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolExecution {
             task_support: ::std::option::Option::None,
@@ -10263,16 +9767,10 @@ crate::rt::string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolInputSchema {
     /// Wire name: `$schema`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10280,7 +9778,6 @@ pub struct ToolInputSchema {
 impl ToolInputSchema {
     /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolInputSchema {
             schema: ::std::option::Option::None,
@@ -10329,7 +9826,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10337,7 +9833,6 @@ pub struct ToolListChangedNotification {
 impl ToolListChangedNotification {
     /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolListChangedNotification {
             params: ::std::option::Option::None,
@@ -10378,16 +9873,10 @@ impl crate::Notification for ToolListChangedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolOutputSchema {
     /// Wire name: `$schema`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10395,7 +9884,6 @@ pub struct ToolOutputSchema {
 impl ToolOutputSchema {
     /// A `ToolOutputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolOutputSchema {
             schema: ::std::option::Option::None,
@@ -10460,8 +9948,6 @@ pub struct ToolResultContent {
     /// If the tool defined an outputSchema, this SHOULD conform to that schema.
     ///
     /// Wire name: `structuredContent`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub structured_content: Option<crate::Extra>,
     /// Whether the tool use resulted in an error.
     ///
@@ -10469,8 +9955,6 @@ pub struct ToolResultContent {
     /// Default: false
     ///
     /// Wire name: `isError`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub is_error: Option<bool>,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
@@ -10478,8 +9962,6 @@ pub struct ToolResultContent {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10487,7 +9969,6 @@ pub struct ToolResultContent {
 impl ToolResultContent {
     /// A `ToolResultContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(tool_use_id: impl ::std::convert::Into<String>, content: Vec<ContentBlock>) -> Self {
         ToolResultContent {
             tool_use_id: tool_use_id.into(),
@@ -10552,8 +10033,6 @@ pub struct ToolUseContent {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10561,7 +10040,6 @@ pub struct ToolUseContent {
 impl ToolUseContent {
     /// A `ToolUseContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
@@ -10602,8 +10080,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct URLElicitationRequiredError {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub id: Option<Option<RequestId>>,
     pub error: URLElicitationRequiredErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -10612,7 +10088,6 @@ pub struct URLElicitationRequiredError {
 impl URLElicitationRequiredError {
     /// A `URLElicitationRequiredError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: Option<RequestId>,
         error: impl ::std::convert::Into<URLElicitationRequiredErrorError>,
@@ -10647,7 +10122,6 @@ pub struct URLElicitationRequiredErrorError {
 impl URLElicitationRequiredErrorError {
     /// A `URLElicitationRequiredErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
         data: impl ::std::convert::Into<URLElicitationRequiredErrorErrorData>,
@@ -10684,7 +10158,6 @@ pub struct URLElicitationRequiredErrorErrorData {
 impl URLElicitationRequiredErrorErrorData {
     /// A `URLElicitationRequiredErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(elicitations: Vec<ElicitRequestURLParams>) -> Self {
         URLElicitationRequiredErrorErrorData {
             elicitations,
@@ -10728,9 +10201,8 @@ pub struct UnsubscribeRequest {
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequest {
-    /// A `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<UnsubscribeRequestParams>,
@@ -10768,8 +10240,6 @@ pub struct UnsubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     ///
@@ -10779,9 +10249,8 @@ pub struct UnsubscribeRequestParams {
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequestParams {
-    /// A `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         UnsubscribeRequestParams {
             meta: ::std::option::Option::None,
@@ -10833,38 +10302,27 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UntitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional description for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Minimum number of items to select.
     ///
     /// Wire name: `minItems`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub min_items: Option<i64>,
     /// Maximum number of items to select.
     ///
     /// Wire name: `maxItems`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub max_items: Option<i64>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Optional default value.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchema {
-    /// A `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>) -> Self {
         UntitledMultiSelectEnumSchema {
             title: ::std::option::Option::None,
@@ -10930,9 +10388,8 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchemaItems {
-    /// A `UntitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UntitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         UntitledMultiSelectEnumSchemaItems {
             r#enum,
@@ -10953,26 +10410,19 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UntitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional description for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Array of enum values to choose from.
     pub r#enum: Vec<String>,
     /// Optional default value.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl UntitledSingleSelectEnumSchema {
-    /// A `UntitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UntitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         UntitledSingleSelectEnumSchema {
             title: ::std::option::Option::None,

@@ -47,6 +47,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 
 pub use crate::shared::v2025_11_25_to_v2026_07_28::Annotations;
 
@@ -74,20 +75,15 @@ pub struct AudioContent {
     /// Wire name: `mimeType`.
     pub mime_type: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl AudioContent {
-    /// A `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         data: impl ::std::convert::Into<String>,
         mime_type: impl ::std::convert::Into<String>,
@@ -136,8 +132,6 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -145,7 +139,6 @@ pub struct BaseMetadata {
 impl BaseMetadata {
     /// A `BaseMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         BaseMetadata {
             name: name.into(),
@@ -185,12 +178,8 @@ pub struct BlobResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// A base64-encoded string representing the binary data of the item.
     ///
@@ -202,7 +191,6 @@ pub struct BlobResourceContents {
 impl BlobResourceContents {
     /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         blob: impl ::std::convert::Into<String>,
@@ -265,11 +253,8 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BooleanSchema {
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -277,7 +262,6 @@ pub struct BooleanSchema {
 impl BooleanSchema {
     /// A `BooleanSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         BooleanSchema {
             title: ::std::option::Option::None,
@@ -325,8 +309,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CacheableResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -372,7 +354,6 @@ pub struct CacheableResult {
 impl CacheableResult {
     /// A `CacheableResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
@@ -479,7 +460,6 @@ pub struct CallToolRequest {
 impl CallToolRequest {
     /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<CallToolRequestParams>,
@@ -561,20 +541,14 @@ pub struct CallToolRequestParams {
     /// field, the same key must appear here with the associated response.
     ///
     /// Wire name: `inputResponses`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub input_responses: Option<InputResponses>,
     /// Request state passed back to the server from the client.
     ///
     /// Wire name: `requestState`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub request_state: Option<String>,
     /// The name of the tool.
     pub name: String,
     /// Arguments to use for the tool call.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -582,7 +556,6 @@ pub struct CallToolRequestParams {
 impl CallToolRequestParams {
     /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
         name: impl ::std::convert::Into<String>,
@@ -716,8 +689,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -739,8 +710,6 @@ pub struct CallToolResult {
     /// that conforms to the tool's outputSchema if one is defined.
     ///
     /// Wire name: `structuredContent`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub structured_content: Option<::serde_json::Value>,
     /// Whether the tool call ended in an error.
     ///
@@ -756,8 +725,6 @@ pub struct CallToolResult {
     /// should be reported as an MCP error response.
     ///
     /// Wire name: `isError`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub is_error: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -765,7 +732,6 @@ pub struct CallToolResult {
 impl CallToolResult {
     /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(content: Vec<ContentBlock>) -> Self {
         CallToolResult {
             meta: ::std::option::Option::None,
@@ -868,7 +834,6 @@ pub struct CallToolResultResponse {
 impl CallToolResultResponse {
     /// A `CallToolResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<CallToolResultResponseResult>,
@@ -890,14 +855,13 @@ crate::rt::object! {
 
 /// The inline union type of `CallToolResultResponse.result` in the schema (named from its parent and field; see [`CallToolResultResponse`]).
 ///
-/// Reading: `resultType` decides first: `"input_required"` reads only `InputRequiredResult`; a value `ResultType` does not list reads `Other`, which keeps the object whole; no value, or any other listed value, leaves the members below to choose from, never those.
-///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallToolResultResponseResult {
     CallToolResult(CallToolResult),
+    /// Read when `"resultType": "input_required"` (and only then).
     InputRequiredResult(InputRequiredResult),
-    /// A result of a kind this revision does not list: kept whole, as the common type.
+    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
     Other(Result),
 }
 impl ::std::convert::From<CallToolResult> for CallToolResultResponseResult {
@@ -956,7 +920,6 @@ pub struct CancelledNotification {
 impl CancelledNotification {
     /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
         CancelledNotification {
             params: params.into(),
@@ -993,8 +956,6 @@ impl crate::Notification for CancelledNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotificationParams {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<NotificationMetaObject>,
     /// The ID of the request to cancel.
     ///
@@ -1003,8 +964,6 @@ pub struct CancelledNotificationParams {
     /// Wire name: `requestId`.
     pub request_id: RequestId,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1012,7 +971,6 @@ pub struct CancelledNotificationParams {
 impl CancelledNotificationParams {
     /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(request_id: impl ::std::convert::Into<RequestId>) -> Self {
         CancelledNotificationParams {
             meta: ::std::option::Option::None,
@@ -1061,8 +1019,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub experimental: Option<crate::IndexMap<String, JSONObject>>,
     /// Present if the client supports listing roots.
     ///
@@ -1073,8 +1029,6 @@ pub struct ClientCapabilities {
     ///   "roots": {}
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     #[deprecated(
         since = "2026-07-28",
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
@@ -1109,8 +1063,6 @@ pub struct ClientCapabilities {
     ///   }
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     #[deprecated(
         since = "2026-07-28",
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
@@ -1136,8 +1088,6 @@ pub struct ClientCapabilities {
     ///   "elicitation": {}
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub elicitation: Option<ClientCapabilitiesElicitation>,
     /// Optional MCP extensions that the client supports. Keys are extension identifiers
     /// (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
@@ -1157,8 +1107,6 @@ pub struct ClientCapabilities {
     ///   }
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub extensions: Option<crate::IndexMap<String, JSONObject>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1166,7 +1114,6 @@ pub struct ClientCapabilities {
 impl ClientCapabilities {
     /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilities {
             experimental: ::std::option::Option::None,
@@ -1234,9 +1181,7 @@ crate::rt::object! {
 /// The inline object type of `ClientCapabilities.elicitation` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesElicitation {
-    /// Optional: `None` is left out of the JSON.
     pub form: Option<JSONObject>,
-    /// Optional: `None` is left out of the JSON.
     pub url: Option<JSONObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1244,7 +1189,6 @@ pub struct ClientCapabilitiesElicitation {
 impl ClientCapabilitiesElicitation {
     /// A `ClientCapabilitiesElicitation` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesElicitation {
             form: ::std::option::Option::None,
@@ -1286,7 +1230,6 @@ pub struct ClientCapabilitiesRoots {
 impl ClientCapabilitiesRoots {
     /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesRoots {
             extra: crate::Extra::new(),
@@ -1307,12 +1250,8 @@ crate::rt::object! {
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via `includeContext` parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub context: Option<JSONObject>,
     /// Whether the client supports tool use via `tools` and `toolChoice` parameters.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools: Option<JSONObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1320,7 +1259,6 @@ pub struct ClientCapabilitiesSampling {
 impl ClientCapabilitiesSampling {
     /// A `ClientCapabilitiesSampling` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesSampling {
             context: ::std::option::Option::None,
@@ -1355,9 +1293,10 @@ crate::rt::object! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCNotification),
@@ -1381,18 +1320,28 @@ crate::rt::union! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClientRequest {
+    /// Read when `"method": "server/discover"`.
     DiscoverRequest(DiscoverRequest),
+    /// Read when `"method": "completion/complete"`.
     CompleteRequest(CompleteRequest),
+    /// Read when `"method": "prompts/get"`.
     GetPromptRequest(GetPromptRequest),
+    /// Read when `"method": "prompts/list"`.
     ListPromptsRequest(ListPromptsRequest),
+    /// Read when `"method": "resources/list"`.
     ListResourcesRequest(ListResourcesRequest),
+    /// Read when `"method": "resources/templates/list"`.
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+    /// Read when `"method": "resources/read"`.
     ReadResourceRequest(ReadResourceRequest),
+    /// Read when `"method": "subscriptions/listen"`.
     SubscriptionsListenRequest(SubscriptionsListenRequest),
+    /// Read when `"method": "tools/call"`.
     CallToolRequest(CallToolRequest),
+    /// Read when `"method": "tools/list"`.
     ListToolsRequest(ListToolsRequest),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCRequest),
@@ -1512,7 +1461,6 @@ pub struct CompleteRequest {
 impl CompleteRequest {
     /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<CompleteRequestParams>,
@@ -1605,8 +1553,6 @@ pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub context: Option<CompleteRequestParamsContext>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1614,7 +1560,6 @@ pub struct CompleteRequestParams {
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
         r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
@@ -1676,7 +1621,6 @@ pub struct CompleteRequestParamsArgument {
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         value: impl ::std::convert::Into<String>,
@@ -1699,8 +1643,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1708,7 +1650,6 @@ pub struct CompleteRequestParamsContext {
 impl CompleteRequestParamsContext {
     /// A `CompleteRequestParamsContext` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         CompleteRequestParamsContext {
             arguments: ::std::option::Option::None,
@@ -1735,10 +1676,12 @@ crate::rt::object! {
 
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompleteRequestParamsRef {
+    /// Read when `"type": "ref/prompt"`.
     PromptReference(PromptReference),
+    /// Read when `"type": "ref/resource"`.
     ResourceTemplateReference(ResourceTemplateReference),
 }
 impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
@@ -1788,8 +1731,6 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1810,7 +1751,6 @@ pub struct CompleteResult {
 impl CompleteResult {
     /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
         CompleteResult {
             meta: ::std::option::Option::None,
@@ -1867,14 +1807,10 @@ pub struct CompleteResultCompletion {
     /// At most this many items: `100`
     pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     ///
     /// Wire name: `hasMore`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub has_more: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1882,7 +1818,6 @@ pub struct CompleteResultCompletion {
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(values: Vec<String>) -> Self {
         CompleteResultCompletion {
             values,
@@ -1942,7 +1877,6 @@ pub struct CompleteResultResponse {
 impl CompleteResultResponse {
     /// A `CompleteResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<CompleteResult>,
@@ -1962,13 +1896,18 @@ crate::rt::object! {
     }
 }
 
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ContentBlock {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "audio"`.
     AudioContent(AudioContent),
+    /// Read when `"type": "resource_link"`.
     ResourceLink(ResourceLink),
+    /// Read when `"type": "resource"`.
     EmbeddedResource(EmbeddedResource),
 }
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -2052,7 +1991,6 @@ pub struct CreateMessageRequest {
 impl CreateMessageRequest {
     /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CreateMessageRequestParams>) -> Self {
         CreateMessageRequest {
             params: params.into(),
@@ -2222,14 +2160,10 @@ pub struct CreateMessageRequestParams {
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     ///
     /// Wire name: `modelPreferences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub model_preferences: Option<ModelPreferences>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     ///
     /// Wire name: `systemPrompt`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub system_prompt: Option<String>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
@@ -2239,10 +2173,7 @@ pub struct CreateMessageRequestParams {
     /// [`ClientCapabilities.sampling.context`](ClientCapabilitiesSampling::context).
     ///
     /// Wire name: `includeContext`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub include_context: Option<CreateMessageRequestParamsIncludeContext>,
-    /// Optional: `None` is left out of the JSON.
     pub temperature: Option<f64>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
@@ -2251,25 +2182,17 @@ pub struct CreateMessageRequestParams {
     /// Wire name: `maxTokens`.
     pub max_tokens: i64,
     /// Wire name: `stopSequences`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub metadata: Option<JSONObject>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilitiesSampling::tools) is not declared.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools: Option<Vec<Tool>>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilitiesSampling::tools) is not declared.
     /// Default is `{ mode: "auto" }`.
     ///
     /// Wire name: `toolChoice`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tool_choice: Option<ToolChoice>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2277,7 +2200,6 @@ pub struct CreateMessageRequestParams {
 impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         CreateMessageRequestParams {
             messages,
@@ -2457,8 +2379,6 @@ pub struct CreateMessageResult {
     pub role: Role,
     pub content: SamplingMessageContent,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// The name of the model that generated the message.
     pub model: String,
@@ -2473,8 +2393,6 @@ pub struct CreateMessageResult {
     /// This field is an open string to allow for provider-specific stop reasons.
     ///
     /// Wire name: `stopReason`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub stop_reason: Option<CreateMessageResultStopReason>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2482,7 +2400,6 @@ pub struct CreateMessageResult {
 impl CreateMessageResult {
     /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -2603,7 +2520,6 @@ pub struct DiscoverRequest {
 impl DiscoverRequest {
     /// A `DiscoverRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<RequestParams>,
@@ -2662,8 +2578,6 @@ impl crate::HasResponse for DiscoverRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DiscoverResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -2716,8 +2630,6 @@ pub struct DiscoverResult {
     /// available tools (e.g., by including it in a system prompt). It should
     /// focus on information that helps the model use the server effectively
     /// and should not duplicate information already in tool descriptions.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub instructions: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2725,7 +2637,6 @@ pub struct DiscoverResult {
 impl DiscoverResult {
     /// A `DiscoverResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
@@ -2856,7 +2767,6 @@ pub struct DiscoverResultResponse {
 impl DiscoverResultResponse {
     /// A `DiscoverResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<DiscoverResult>,
@@ -2909,9 +2819,8 @@ pub struct ElicitRequest {
     pub extra: crate::Extra,
 }
 impl ElicitRequest {
-    /// A `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ElicitRequestParams>) -> Self {
         ElicitRequest {
             params: params.into(),
@@ -2986,8 +2895,6 @@ impl crate::InputRequest for ElicitRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestFormParams {
     /// The elicitation mode.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mode: Option<ElicitRequestFormParamsMode>,
     /// The message to present to the user describing what information is being requested.
     pub message: String,
@@ -3000,9 +2907,8 @@ pub struct ElicitRequestFormParams {
     pub extra: crate::Extra,
 }
 impl ElicitRequestFormParams {
-    /// A `ElicitRequestFormParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequestFormParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
         requested_schema: impl ::std::convert::Into<ElicitRequestFormParamsRequestedSchema>,
@@ -3050,19 +2956,15 @@ crate::rt::string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequestFormParamsRequestedSchema {
     /// Wire name: `$schema`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
     pub properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ElicitRequestFormParamsRequestedSchema {
-    /// A `ElicitRequestFormParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequestFormParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(properties: crate::IndexMap<String, PrimitiveSchemaDefinition>) -> Self {
         ElicitRequestFormParamsRequestedSchema {
             schema: ::std::option::Option::None,
@@ -3095,7 +2997,7 @@ crate::rt::object! {
 
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitRequestParams {
     ElicitRequestFormParams(ElicitRequestFormParams),
@@ -3143,9 +3045,8 @@ pub struct ElicitRequestURLParams {
     pub extra: crate::Extra,
 }
 impl ElicitRequestURLParams {
-    /// A `ElicitRequestURLParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitRequestURLParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
         url: impl ::std::convert::Into<String>,
@@ -3210,16 +3111,13 @@ pub struct ElicitResult {
     /// Omitted for out-of-band mode responses.
     ///
     /// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ElicitResult {
-    /// A `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(action: impl ::std::convert::Into<ElicitResultAction>) -> Self {
         ElicitResult {
             action: action.into(),
@@ -3266,7 +3164,7 @@ crate::rt::string_enum! {
 ///
 /// The inline union type of the values of `ElicitResult.content` in the schema (see [`ElicitResult`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitResultContentValue {
     String(String),
@@ -3336,20 +3234,15 @@ crate::rt::union! {
 pub struct EmbeddedResource {
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl EmbeddedResource {
-    /// A `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
         EmbeddedResource {
             resource: resource.into(),
@@ -3382,7 +3275,7 @@ crate::rt::object! {
 
 /// The inline union type of `EmbeddedResource.resource` in the schema (named from its parent and field; see [`EmbeddedResource`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
@@ -3408,7 +3301,7 @@ crate::rt::union! {
 /// A result that indicates success but carries no data.
 pub type EmptyResult = Result;
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum EnumSchema {
     SingleSelectEnumSchema(SingleSelectEnumSchema),
@@ -3445,16 +3338,13 @@ pub struct Error {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Error {
-    /// A `Error` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Error` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
         Error {
             code,
@@ -3522,7 +3412,6 @@ pub struct GetPromptRequest {
 impl GetPromptRequest {
     /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<GetPromptRequestParams>,
@@ -3584,20 +3473,14 @@ pub struct GetPromptRequestParams {
     /// field, the same key must appear here with the associated response.
     ///
     /// Wire name: `inputResponses`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub input_responses: Option<InputResponses>,
     /// Request state passed back to the server from the client.
     ///
     /// Wire name: `requestState`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub request_state: Option<String>,
     /// The name of the prompt or prompt template.
     pub name: String,
     /// Arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<crate::IndexMap<String, String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3605,7 +3488,6 @@ pub struct GetPromptRequestParams {
 impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
         name: impl ::std::convert::Into<String>,
@@ -3708,8 +3590,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -3724,8 +3604,6 @@ pub struct GetPromptResult {
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     /// An optional description for the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -3734,7 +3612,6 @@ pub struct GetPromptResult {
 impl GetPromptResult {
     /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         GetPromptResult {
             meta: ::std::option::Option::None,
@@ -3829,7 +3706,6 @@ pub struct GetPromptResultResponse {
 impl GetPromptResultResponse {
     /// A `GetPromptResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<GetPromptResultResponseResult>,
@@ -3851,14 +3727,13 @@ crate::rt::object! {
 
 /// The inline union type of `GetPromptResultResponse.result` in the schema (named from its parent and field; see [`GetPromptResultResponse`]).
 ///
-/// Reading: `resultType` decides first: `"input_required"` reads only `InputRequiredResult`; a value `ResultType` does not list reads `Other`, which keeps the object whole; no value, or any other listed value, leaves the members below to choose from, never those.
-///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum GetPromptResultResponseResult {
     GetPromptResult(GetPromptResult),
+    /// Read when `"resultType": "input_required"` (and only then).
     InputRequiredResult(InputRequiredResult),
-    /// A result of a kind this revision does not list: kept whole, as the common type.
+    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
     Other(Result),
 }
 impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResult {
@@ -3911,8 +3786,6 @@ pub const HEADER_MISMATCH: i64 = -32020i64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeaderMismatchError {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub id: Option<Option<RequestId>>,
     pub error: HeaderMismatchErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -3921,7 +3794,6 @@ pub struct HeaderMismatchError {
 impl HeaderMismatchError {
     /// A `HeaderMismatchError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: Option<RequestId>,
         error: impl ::std::convert::Into<HeaderMismatchErrorError>,
@@ -3949,8 +3821,6 @@ pub struct HeaderMismatchErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -3958,7 +3828,6 @@ pub struct HeaderMismatchErrorError {
 impl HeaderMismatchErrorError {
     /// A `HeaderMismatchErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         HeaderMismatchErrorError {
             message: message.into(),
@@ -4023,31 +3892,24 @@ pub struct Icon {
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub sizes: Option<Vec<String>>,
     /// Optional specifier for the theme this icon is designed for. `"light"` indicates
     /// the icon is designed to be used with a light background, and `"dark"` indicates
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub theme: Option<IconTheme>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Icon {
-    /// A `Icon` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Icon` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(src: impl ::std::convert::Into<String>) -> Self {
         Icon {
             src: src.into(),
@@ -4114,16 +3976,13 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Icons {
-    /// A `Icons` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Icons` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Icons {
             icons: ::std::option::Option::None,
@@ -4176,20 +4035,15 @@ pub struct ImageContent {
     /// Wire name: `mimeType`.
     pub mime_type: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl ImageContent {
-    /// A `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         data: impl ::std::convert::Into<String>,
         mime_type: impl ::std::convert::Into<String>,
@@ -4236,8 +4090,6 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -4248,8 +4100,6 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// The version of this implementation.
     pub version: String,
@@ -4258,24 +4108,19 @@ pub struct Implementation {
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// An optional URL of the website for this implementation.
     ///
     /// Format: `uri`
     ///
     /// Wire name: `websiteUrl`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub website_url: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Implementation {
-    /// A `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         version: impl ::std::convert::Into<String>,
@@ -4372,11 +4217,14 @@ crate::rt::object! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `method`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum InputRequest {
+    /// Read when `"method": "sampling/createMessage"`.
     CreateMessageRequest(CreateMessageRequest),
+    /// Read when `"method": "roots/list"`.
     ListRootsRequest(ListRootsRequest),
+    /// Read when `"method": "elicitation/create"`.
     ElicitRequest(ElicitRequest),
 }
 impl ::std::convert::From<CreateMessageRequest> for InputRequest {
@@ -4501,8 +4349,6 @@ pub type InputRequests = crate::IndexMap<String, InputRequest>;
 #[derive(Clone, Debug, PartialEq)]
 pub struct InputRequiredResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -4520,8 +4366,6 @@ pub struct InputRequiredResult {
     /// client can retry the original request.
     ///
     /// Wire name: `inputRequests`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub input_requests: Option<InputRequests>,
     /// Request state to be passed back to the server when the client
     /// retries the original request.
@@ -4529,16 +4373,13 @@ pub struct InputRequiredResult {
     /// interpret it in any way.
     ///
     /// Wire name: `requestState`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub request_state: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl InputRequiredResult {
-    /// A `InputRequiredResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `InputRequiredResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         InputRequiredResult {
             meta: ::std::option::Option::None,
@@ -4613,7 +4454,7 @@ crate::rt::object! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum InputResponse {
     CreateMessageResult(CreateMessageResult),
@@ -4654,22 +4495,17 @@ pub struct InputResponseRequestParams {
     /// field, the same key must appear here with the associated response.
     ///
     /// Wire name: `inputResponses`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub input_responses: Option<InputResponses>,
     /// Request state passed back to the server from the client.
     ///
     /// Wire name: `requestState`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub request_state: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl InputResponseRequestParams {
-    /// A `InputResponseRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `InputResponseRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(meta: impl ::std::convert::Into<RequestMetaObject>) -> Self {
         InputResponseRequestParams {
             meta: meta.into(),
@@ -4762,16 +4598,13 @@ pub struct InternalError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl InternalError {
-    /// A `InternalError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `InternalError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         InternalError {
             message: message.into(),
@@ -4869,16 +4702,13 @@ pub struct InvalidParamsError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl InvalidParamsError {
-    /// A `InvalidParamsError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `InvalidParamsError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         InvalidParamsError {
             message: message.into(),
@@ -4931,16 +4761,13 @@ pub struct InvalidRequestError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl InvalidRequestError {
-    /// A `InvalidRequestError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `InvalidRequestError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         InvalidRequestError {
             message: message.into(),
@@ -4993,8 +4820,6 @@ pub type JSONObject = crate::IndexMap<String, JSONValue>;
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCErrorResponse {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub id: Option<Option<RequestId>>,
     pub error: Error,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5003,7 +4828,6 @@ pub struct JSONRPCErrorResponse {
 impl JSONRPCErrorResponse {
     /// A `JSONRPCErrorResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<Error>) -> Self {
         JSONRPCErrorResponse {
             id: ::std::option::Option::Some(id),
@@ -5022,7 +4846,7 @@ crate::rt::object! {
 
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
@@ -5060,7 +4884,6 @@ pub use crate::shared::v2025_11_25_to_v2026_07_28::JSONRPCNotification;
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCRequest {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<crate::Extra>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -5069,7 +4892,6 @@ pub struct JSONRPCRequest {
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         method: impl ::std::convert::Into<String>,
@@ -5113,7 +4935,7 @@ crate::rt::object! {
 
 /// A response to a request, containing either the result or error.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
@@ -5149,7 +4971,6 @@ pub struct JSONRPCResultResponse {
 impl JSONRPCResultResponse {
     /// A `JSONRPCResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<Result>,
@@ -5182,19 +5003,14 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegacyTitledEnumSchema {
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     pub r#enum: Vec<String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
     ///
     /// Wire name: `enumNames`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub enum_names: Option<Vec<String>>,
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -5202,7 +5018,6 @@ pub struct LegacyTitledEnumSchema {
 impl LegacyTitledEnumSchema {
     /// A `LegacyTitledEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         LegacyTitledEnumSchema {
             title: ::std::option::Option::None,
@@ -5282,7 +5097,6 @@ pub struct ListPromptsRequest {
 impl ListPromptsRequest {
     /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<PaginatedRequestParams>,
@@ -5364,8 +5178,6 @@ impl crate::HasResponse for ListPromptsRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -5383,8 +5195,6 @@ pub struct ListPromptsResult {
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -5419,7 +5229,6 @@ pub struct ListPromptsResult {
 impl ListPromptsResult {
     /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
@@ -5572,7 +5381,6 @@ pub struct ListPromptsResultResponse {
 impl ListPromptsResultResponse {
     /// A `ListPromptsResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<ListPromptsResult>,
@@ -5625,7 +5433,6 @@ pub struct ListResourceTemplatesRequest {
 impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<PaginatedRequestParams>,
@@ -5702,8 +5509,6 @@ impl crate::HasResponse for ListResourceTemplatesRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -5721,8 +5526,6 @@ pub struct ListResourceTemplatesResult {
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -5758,7 +5561,6 @@ pub struct ListResourceTemplatesResult {
 impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
@@ -5905,7 +5707,6 @@ pub struct ListResourceTemplatesResultResponse {
 impl ListResourceTemplatesResultResponse {
     /// A `ListResourceTemplatesResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<ListResourceTemplatesResult>,
@@ -5958,7 +5759,6 @@ pub struct ListResourcesRequest {
 impl ListResourcesRequest {
     /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<PaginatedRequestParams>,
@@ -6035,8 +5835,6 @@ impl crate::HasResponse for ListResourcesRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -6054,8 +5852,6 @@ pub struct ListResourcesResult {
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -6090,7 +5886,6 @@ pub struct ListResourcesResult {
 impl ListResourcesResult {
     /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
@@ -6238,7 +6033,6 @@ pub struct ListResourcesResultResponse {
 impl ListResourcesResultResponse {
     /// A `ListResourcesResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<ListResourcesResult>,
@@ -6282,7 +6076,6 @@ crate::rt::object! {
 )]
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<ListRootsRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6290,7 +6083,6 @@ pub struct ListRootsRequest {
 impl ListRootsRequest {
     /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListRootsRequest {
             params: ::std::option::Option::None,
@@ -6329,8 +6121,6 @@ impl crate::InputRequest for ListRootsRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequestParams {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -6338,7 +6128,6 @@ pub struct ListRootsRequestParams {
 impl ListRootsRequestParams {
     /// A `ListRootsRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListRootsRequestParams {
             meta: ::std::option::Option::None,
@@ -6409,7 +6198,6 @@ pub struct ListRootsResult {
 impl ListRootsResult {
     /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(roots: Vec<Root>) -> Self {
         ListRootsResult {
             roots,
@@ -6456,7 +6244,6 @@ pub struct ListToolsRequest {
 impl ListToolsRequest {
     /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<PaginatedRequestParams>,
@@ -6541,8 +6328,6 @@ impl crate::HasResponse for ListToolsRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -6560,8 +6345,6 @@ pub struct ListToolsResult {
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -6596,7 +6379,6 @@ pub struct ListToolsResult {
 impl ListToolsResult {
     /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
@@ -6752,7 +6534,6 @@ pub struct ListToolsResultResponse {
 impl ListToolsResultResponse {
     /// A `ListToolsResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<ListToolsResult>,
@@ -6850,7 +6631,6 @@ pub struct LoggingMessageNotification {
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
             params: params.into(),
@@ -6898,14 +6678,10 @@ impl crate::Notification for LoggingMessageNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotificationParams {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<NotificationMetaObject>,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
@@ -6915,7 +6691,6 @@ pub struct LoggingMessageNotificationParams {
 impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
             meta: ::std::option::Option::None,
@@ -7014,8 +6789,6 @@ pub struct MethodNotFoundError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7023,7 +6796,6 @@ pub struct MethodNotFoundError {
 impl MethodNotFoundError {
     /// A `MethodNotFoundError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         MethodNotFoundError {
             message: message.into(),
@@ -7092,8 +6864,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MissingRequiredClientCapabilityError {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub id: Option<Option<RequestId>>,
     pub error: MissingRequiredClientCapabilityErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -7102,7 +6872,6 @@ pub struct MissingRequiredClientCapabilityError {
 impl MissingRequiredClientCapabilityError {
     /// A `MissingRequiredClientCapabilityError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: Option<RequestId>,
         error: impl ::std::convert::Into<MissingRequiredClientCapabilityErrorError>,
@@ -7137,7 +6906,6 @@ pub struct MissingRequiredClientCapabilityErrorError {
 impl MissingRequiredClientCapabilityErrorError {
     /// A `MissingRequiredClientCapabilityErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
         data: impl ::std::convert::Into<MissingRequiredClientCapabilityErrorErrorData>,
@@ -7177,7 +6945,6 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
 impl MissingRequiredClientCapabilityErrorErrorData {
     /// A `MissingRequiredClientCapabilityErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(required_capabilities: impl ::std::convert::Into<ClientCapabilities>) -> Self {
         MissingRequiredClientCapabilityErrorErrorData {
             required_capabilities: required_capabilities.into(),
@@ -7210,8 +6977,6 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7219,7 +6984,6 @@ pub struct ModelHint {
 impl ModelHint {
     /// A `ModelHint` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ModelHint {
             name: ::std::option::Option::None,
@@ -7282,8 +7046,6 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
@@ -7294,8 +7056,6 @@ pub struct ModelPreferences {
     /// Maximum: `1`
     ///
     /// Wire name: `costPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub cost_priority: Option<f64>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
@@ -7306,8 +7066,6 @@ pub struct ModelPreferences {
     /// Maximum: `1`
     ///
     /// Wire name: `speedPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub speed_priority: Option<f64>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
@@ -7318,8 +7076,6 @@ pub struct ModelPreferences {
     /// Maximum: `1`
     ///
     /// Wire name: `intelligencePriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub intelligence_priority: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7327,7 +7083,6 @@ pub struct ModelPreferences {
 impl ModelPreferences {
     /// A `ModelPreferences` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ModelPreferences {
             hints: ::std::option::Option::None,
@@ -7376,7 +7131,7 @@ crate::rt::object! {
     }
 }
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum MultiSelectEnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
@@ -7420,8 +7175,6 @@ pub struct NotificationMetaObject {
     /// opened the stream.
     ///
     /// Wire name: `io.modelcontextprotocol/subscriptionId`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub io_modelcontextprotocol_subscription_id: Option<RequestId>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7429,7 +7182,6 @@ pub struct NotificationMetaObject {
 impl NotificationMetaObject {
     /// A `NotificationMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         NotificationMetaObject {
             io_modelcontextprotocol_subscription_id: ::std::option::Option::None,
@@ -7473,8 +7225,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<NotificationMetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7482,7 +7232,6 @@ pub struct NotificationParams {
 impl NotificationParams {
     /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         NotificationParams {
             meta: ::std::option::Option::None,
@@ -7522,15 +7271,10 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberSchema {
     pub r#type: NumberSchemaType,
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub minimum: Option<f64>,
-    /// Optional: `None` is left out of the JSON.
     pub maximum: Option<f64>,
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7538,7 +7282,6 @@ pub struct NumberSchema {
 impl NumberSchema {
     /// A `NumberSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#type: impl ::std::convert::Into<NumberSchemaType>) -> Self {
         NumberSchema {
             r#type: r#type.into(),
@@ -7623,7 +7366,6 @@ pub struct PaginatedRequest {
 impl PaginatedRequest {
     /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         method: impl ::std::convert::Into<String>,
@@ -7669,8 +7411,6 @@ pub struct PaginatedRequestParams {
     pub meta: RequestMetaObject,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7678,7 +7418,6 @@ pub struct PaginatedRequestParams {
 impl PaginatedRequestParams {
     /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(meta: impl ::std::convert::Into<RequestMetaObject>) -> Self {
         PaginatedRequestParams {
             meta: meta.into(),
@@ -7718,8 +7457,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -7737,8 +7474,6 @@ pub struct PaginatedResult {
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7746,7 +7481,6 @@ pub struct PaginatedResult {
 impl PaginatedResult {
     /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PaginatedResult {
             meta: ::std::option::Option::None,
@@ -7827,8 +7561,6 @@ pub struct ParseError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -7836,7 +7568,6 @@ pub struct ParseError {
 impl ParseError {
     /// A `ParseError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         ParseError {
             message: message.into(),
@@ -7882,7 +7613,7 @@ crate::rt::object! {
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     StringSchema(StringSchema),
@@ -7948,7 +7679,6 @@ pub struct ProgressNotification {
 impl ProgressNotification {
     /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
         ProgressNotification {
             params: params.into(),
@@ -7987,8 +7717,6 @@ impl crate::Notification for ProgressNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotificationParams {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<NotificationMetaObject>,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     ///
@@ -7997,12 +7725,8 @@ pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: f64,
     /// Total number of items to process (or total progress required), if known.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub total: Option<f64>,
     /// An optional message describing the current progress.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub message: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8010,7 +7734,6 @@ pub struct ProgressNotificationParams {
 impl ProgressNotificationParams {
     /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
             meta: ::std::option::Option::None,
@@ -8071,7 +7794,7 @@ crate::rt::object! {
 
 /// A progress token, used to associate progress notifications with the original request.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by the input's JSON kind alone (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     String(String),
@@ -8119,8 +7842,6 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -8131,20 +7852,12 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// An optional description of what this prompt provides
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<Vec<PromptArgument>>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8152,7 +7865,6 @@ pub struct Prompt {
 impl Prompt {
     /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         Prompt {
             name: name.into(),
@@ -8265,16 +7977,10 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// A human-readable description of the argument.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Whether this argument must be provided.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8282,7 +7988,6 @@ pub struct PromptArgument {
 impl PromptArgument {
     /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptArgument {
             name: name.into(),
@@ -8359,7 +8064,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8367,7 +8071,6 @@ pub struct PromptListChangedNotification {
 impl PromptListChangedNotification {
     /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PromptListChangedNotification {
             params: ::std::option::Option::None,
@@ -8416,7 +8119,6 @@ pub struct PromptMessage {
 impl PromptMessage {
     /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<ContentBlock>,
@@ -8448,8 +8150,6 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8457,7 +8157,6 @@ pub struct PromptReference {
 impl PromptReference {
     /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptReference {
             name: name.into(),
@@ -8527,7 +8226,6 @@ pub struct ReadResourceRequest {
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<ReadResourceRequestParams>,
@@ -8574,14 +8272,10 @@ pub struct ReadResourceRequestParams {
     /// field, the same key must appear here with the associated response.
     ///
     /// Wire name: `inputResponses`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub input_responses: Option<InputResponses>,
     /// Request state passed back to the server from the client.
     ///
     /// Wire name: `requestState`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub request_state: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -8589,7 +8283,6 @@ pub struct ReadResourceRequestParams {
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
         uri: impl ::std::convert::Into<String>,
@@ -8695,8 +8388,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceResult {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -8743,7 +8434,6 @@ pub struct ReadResourceResult {
 impl ReadResourceResult {
     /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         ttl_ms: i64,
         cache_scope: impl ::std::convert::Into<CacheableResultCacheScope>,
@@ -8819,7 +8509,7 @@ crate::rt::object! {
 
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
@@ -8895,7 +8585,6 @@ pub struct ReadResourceResultResponse {
 impl ReadResourceResultResponse {
     /// A `ReadResourceResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<ReadResourceResultResponseResult>,
@@ -8917,14 +8606,13 @@ crate::rt::object! {
 
 /// The inline union type of `ReadResourceResultResponse.result` in the schema (named from its parent and field; see [`ReadResourceResultResponse`]).
 ///
-/// Reading: `resultType` decides first: `"input_required"` reads only `InputRequiredResult`; a value `ResultType` does not list reads `Other`, which keeps the object whole; no value, or any other listed value, leaves the members below to choose from, never those.
-///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     ReadResourceResult(ReadResourceResult),
+    /// Read when `"resultType": "input_required"` (and only then).
     InputRequiredResult(InputRequiredResult),
-    /// A result of a kind this revision does not list: kept whole, as the common type.
+    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
     Other(Result),
 }
 impl ::std::convert::From<ReadResourceResult> for ReadResourceResultResponseResult {
@@ -8954,7 +8642,7 @@ pub use crate::shared::v2025_11_25_to_v2026_07_28::Request;
 
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by the input's JSON kind alone (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RequestId {
     String(String),
@@ -9001,8 +8689,6 @@ pub struct RequestMetaObject {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by [notifications/progress](ProgressNotification)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     ///
     /// Wire name: `progressToken`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub progress_token: Option<ProgressToken>,
     /// The MCP Protocol Version being used for this request. Required.
     ///
@@ -9026,8 +8712,6 @@ pub struct RequestMetaObject {
     /// security decisions.
     ///
     /// Wire name: `io.modelcontextprotocol/clientInfo`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub io_modelcontextprotocol_client_info: Option<Implementation>,
     /// The client's capabilities for this specific request. Required.
     ///
@@ -9044,8 +8728,6 @@ pub struct RequestMetaObject {
     /// explicitly setting a level. Replaces the former `logging/setLevel` RPC.
     ///
     /// Wire name: `io.modelcontextprotocol/logLevel`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     #[deprecated(
         since = "2026-07-28",
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
@@ -9057,7 +8739,6 @@ pub struct RequestMetaObject {
 impl RequestMetaObject {
     /// A `RequestMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         io_modelcontextprotocol_protocol_version: impl ::std::convert::Into<String>,
         io_modelcontextprotocol_client_capabilities: impl ::std::convert::Into<ClientCapabilities>,
@@ -9130,7 +8811,6 @@ pub struct RequestParams {
 impl RequestParams {
     /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(meta: impl ::std::convert::Into<RequestMetaObject>) -> Self {
         RequestParams {
             meta: meta.into(),
@@ -9171,8 +8851,6 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9183,8 +8861,6 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
@@ -9193,28 +8869,18 @@ pub struct Resource {
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub size: Option<i64>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9222,7 +8888,6 @@ pub struct Resource {
 impl Resource {
     /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         uri: impl ::std::convert::Into<String>,
@@ -9371,12 +9036,8 @@ pub struct ResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9384,7 +9045,6 @@ pub struct ResourceContents {
 impl ResourceContents {
     /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceContents {
             uri: uri.into(),
@@ -9441,8 +9101,6 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9453,8 +9111,6 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// The URI of this resource.
     ///
@@ -9463,28 +9119,18 @@ pub struct ResourceLink {
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub size: Option<i64>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9492,7 +9138,6 @@ pub struct ResourceLink {
 impl ResourceLink {
     /// A `ResourceLink` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         uri: impl ::std::convert::Into<String>,
@@ -9673,7 +9318,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9681,7 +9325,6 @@ pub struct ResourceListChangedNotification {
 impl ResourceListChangedNotification {
     /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ResourceListChangedNotification {
             params: ::std::option::Option::None,
@@ -9733,7 +9376,6 @@ pub struct ResourceRequestParams {
 impl ResourceRequestParams {
     /// A `ResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
         uri: impl ::std::convert::Into<String>,
@@ -9775,8 +9417,6 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9787,8 +9427,6 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     ///
@@ -9799,22 +9437,14 @@ pub struct ResourceTemplate {
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -9822,7 +9452,6 @@ pub struct ResourceTemplate {
 impl ResourceTemplate {
     /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         uri_template: impl ::std::convert::Into<String>,
@@ -9976,7 +9605,6 @@ pub struct ResourceUpdatedNotification {
 impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
             params: params.into(),
@@ -10012,8 +9640,6 @@ impl crate::Notification for ResourceUpdatedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     ///
@@ -10025,7 +9651,6 @@ pub struct ResourceUpdatedNotificationParams {
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceUpdatedNotificationParams {
             meta: ::std::option::Option::None,
@@ -10063,8 +9688,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Result {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -10084,7 +9707,6 @@ pub struct Result {
 impl Result {
     /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Result {
             meta: ::std::option::Option::None,
@@ -10143,8 +9765,6 @@ pub struct ResultMetaObject {
     /// security decisions.
     ///
     /// Wire name: `io.modelcontextprotocol/serverInfo`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10152,7 +9772,6 @@ pub struct ResultMetaObject {
 impl ResultMetaObject {
     /// A `ResultMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ResultMetaObject {
             io_modelcontextprotocol_server_info: ::std::option::Option::None,
@@ -10242,12 +9861,8 @@ pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub name: Option<String>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10255,7 +9870,6 @@ pub struct Root {
 impl Root {
     /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         Root {
             uri: uri.into(),
@@ -10327,8 +9941,6 @@ pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10336,7 +9948,6 @@ pub struct SamplingMessage {
 impl SamplingMessage {
     /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
         content: impl ::std::convert::Into<SamplingMessageContent>,
@@ -10365,7 +9976,7 @@ crate::rt::object! {
 
 /// The inline union type of `SamplingMessage.content` in the schema (named from its parent and field; see [`SamplingMessage`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContent {
     SamplingMessageContentBlock(SamplingMessageContentBlock),
@@ -10388,17 +9999,22 @@ crate::rt::union! {
     }
 }
 
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[deprecated(
     since = "2026-07-28",
     note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
 )]
 #[derive(Clone, Debug, PartialEq)]
 pub enum SamplingMessageContentBlock {
+    /// Read when `"type": "text"`.
     TextContent(TextContent),
+    /// Read when `"type": "image"`.
     ImageContent(ImageContent),
+    /// Read when `"type": "audio"`.
     AudioContent(AudioContent),
+    /// Read when `"type": "tool_use"`.
     ToolUseContent(ToolUseContent),
+    /// Read when `"type": "tool_result"`.
     ToolResultContent(ToolResultContent),
 }
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
@@ -10440,8 +10056,6 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub experimental: Option<crate::IndexMap<String, JSONObject>>,
     /// Present if the server supports sending log messages to the client.
     ///
@@ -10452,8 +10066,6 @@ pub struct ServerCapabilities {
     ///   "logging": {}
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     #[deprecated(
         since = "2026-07-28",
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
@@ -10468,8 +10080,6 @@ pub struct ServerCapabilities {
     ///   "completions": {}
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub completions: Option<JSONObject>,
     /// Present if the server offers any prompt templates.
     ///
@@ -10490,8 +10100,6 @@ pub struct ServerCapabilities {
     ///   }
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     ///
@@ -10533,8 +10141,6 @@ pub struct ServerCapabilities {
     ///   }
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     ///
@@ -10555,8 +10161,6 @@ pub struct ServerCapabilities {
     ///   }
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools: Option<ServerCapabilitiesTools>,
     /// Optional MCP extensions that the server supports. Keys are extension identifiers
     /// (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
@@ -10574,8 +10178,6 @@ pub struct ServerCapabilities {
     ///   }
     /// }
     /// ```
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub extensions: Option<crate::IndexMap<String, JSONObject>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10583,7 +10185,6 @@ pub struct ServerCapabilities {
 impl ServerCapabilities {
     /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilities {
             experimental: ::std::option::Option::None,
@@ -10669,8 +10270,6 @@ pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10678,7 +10277,6 @@ pub struct ServerCapabilitiesPrompts {
 impl ServerCapabilitiesPrompts {
     /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesPrompts {
             list_changed: ::std::option::Option::None,
@@ -10707,14 +10305,10 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10722,7 +10316,6 @@ pub struct ServerCapabilitiesResources {
 impl ServerCapabilitiesResources {
     /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesResources {
             subscribe: ::std::option::Option::None,
@@ -10761,8 +10354,6 @@ pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -10770,7 +10361,6 @@ pub struct ServerCapabilitiesTools {
 impl ServerCapabilitiesTools {
     /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesTools {
             list_changed: ::std::option::Option::None,
@@ -10797,16 +10387,24 @@ crate::rt::object! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: the member is chosen by the value of `method`; any other value is read as `Other`, so messages this revision does not know pass through.
+/// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerNotification {
+    /// Read when `"method": "notifications/cancelled"`.
     CancelledNotification(CancelledNotification),
+    /// Read when `"method": "notifications/progress"`.
     ProgressNotification(ProgressNotification),
+    /// Read when `"method": "notifications/message"`.
     LoggingMessageNotification(LoggingMessageNotification),
+    /// Read when `"method": "notifications/resources/updated"`.
     ResourceUpdatedNotification(ResourceUpdatedNotification),
+    /// Read when `"method": "notifications/resources/list_changed"`.
     ResourceListChangedNotification(ResourceListChangedNotification),
+    /// Read when `"method": "notifications/tools/list_changed"`.
     ToolListChangedNotification(ToolListChangedNotification),
+    /// Read when `"method": "notifications/prompts/list_changed"`.
     PromptListChangedNotification(PromptListChangedNotification),
+    /// Read when `"method": "notifications/subscriptions/acknowledged"`.
     SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
     /// A message with any other value: kept whole, as the generic type.
     Other(JSONRPCNotification),
@@ -10872,9 +10470,7 @@ crate::rt::union! {
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
 ///
-/// Reading: `resultType` decides first: `"input_required"` reads only `InputRequiredResult`; a value `ResultType` does not list reads `Other`, which keeps the object whole; no value, or any other listed value, leaves the members below to choose from, never those.
-///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerResult {
     EmptyResult(EmptyResult),
@@ -10888,8 +10484,9 @@ pub enum ServerResult {
     SubscriptionsListenResult(SubscriptionsListenResult),
     CallToolResult(CallToolResult),
     ListToolsResult(ListToolsResult),
+    /// Read when `"resultType": "input_required"` (and only then).
     InputRequiredResult(InputRequiredResult),
-    /// A result of a kind this revision does not list: kept whole, as the common type.
+    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
     Other(Result),
 }
 impl ::std::convert::From<DiscoverResult> for ServerResult {
@@ -10965,7 +10562,7 @@ crate::rt::union! {
     }
 }
 
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -11005,21 +10602,13 @@ crate::rt::union! {
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"string"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringSchema {
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Wire name: `minLength`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub min_length: Option<i64>,
     /// Wire name: `maxLength`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub max_length: Option<i64>,
-    /// Optional: `None` is left out of the JSON.
     pub format: Option<StringSchemaFormat>,
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -11027,7 +10616,6 @@ pub struct StringSchema {
 impl StringSchema {
     /// A `StringSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         StringSchema {
             title: ::std::option::Option::None,
@@ -11124,27 +10712,19 @@ pub struct SubscriptionFilter {
     /// If true, receive [notifications/tools/list_changed](ToolListChangedNotification).
     ///
     /// Wire name: `toolsListChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools_list_changed: Option<bool>,
     /// If true, receive [notifications/prompts/list_changed](PromptListChangedNotification).
     ///
     /// Wire name: `promptsListChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub prompts_list_changed: Option<bool>,
     /// If true, receive [notifications/resources/list_changed](ResourceListChangedNotification).
     ///
     /// Wire name: `resourcesListChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub resources_list_changed: Option<bool>,
     /// Subscribe to [notifications/resources/updated](ResourceUpdatedNotification) for these resource URIs.
     /// Replaces the former `resources/subscribe` RPC.
     ///
     /// Wire name: `resourceSubscriptions`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub resource_subscriptions: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -11152,7 +10732,6 @@ pub struct SubscriptionFilter {
 impl SubscriptionFilter {
     /// A `SubscriptionFilter` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         SubscriptionFilter {
             tools_list_changed: ::std::option::Option::None,
@@ -11242,7 +10821,6 @@ pub struct SubscriptionsAcknowledgedNotification {
 impl SubscriptionsAcknowledgedNotification {
     /// A `SubscriptionsAcknowledgedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         params: impl ::std::convert::Into<SubscriptionsAcknowledgedNotificationParams>,
     ) -> Self {
@@ -11272,8 +10850,6 @@ impl crate::Notification for SubscriptionsAcknowledgedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotificationParams {
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<NotificationMetaObject>,
     /// The subset of requested notification types the server agreed to honor.
     /// Only includes notification types the server actually supports; if the
@@ -11286,7 +10862,6 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
 impl SubscriptionsAcknowledgedNotificationParams {
     /// A `SubscriptionsAcknowledgedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(notifications: impl ::std::convert::Into<SubscriptionFilter>) -> Self {
         SubscriptionsAcknowledgedNotificationParams {
             meta: ::std::option::Option::None,
@@ -11359,7 +10934,6 @@ pub struct SubscriptionsListenRequest {
 impl SubscriptionsListenRequest {
     /// A `SubscriptionsListenRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         params: impl ::std::convert::Into<SubscriptionsListenRequestParams>,
@@ -11407,7 +10981,6 @@ pub struct SubscriptionsListenRequestParams {
 impl SubscriptionsListenRequestParams {
     /// A `SubscriptionsListenRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
         notifications: impl ::std::convert::Into<SubscriptionFilter>,
@@ -11476,7 +11049,6 @@ pub struct SubscriptionsListenResult {
 impl SubscriptionsListenResult {
     /// A `SubscriptionsListenResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(meta: impl ::std::convert::Into<SubscriptionsListenResultMetaObject>) -> Self {
         SubscriptionsListenResult {
             meta: meta.into(),
@@ -11523,8 +11095,6 @@ pub struct SubscriptionsListenResultMetaObject {
     /// security decisions.
     ///
     /// Wire name: `io.modelcontextprotocol/serverInfo`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Identifies the subscription stream this response closes, so the client can
     /// correlate it with the originating subscription — mirroring the same key on
@@ -11540,7 +11110,6 @@ pub struct SubscriptionsListenResultMetaObject {
 impl SubscriptionsListenResultMetaObject {
     /// A `SubscriptionsListenResultMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         io_modelcontextprotocol_subscription_id: impl ::std::convert::Into<RequestId>,
     ) -> Self {
@@ -11620,7 +11189,6 @@ pub struct SubscriptionsListenResultResponse {
 impl SubscriptionsListenResultResponse {
     /// A `SubscriptionsListenResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<SubscriptionsListenResult>,
@@ -11657,12 +11225,8 @@ pub struct TextContent {
     /// The text content of the message.
     pub text: String,
     /// Optional annotations for the client.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -11670,7 +11234,6 @@ pub struct TextContent {
 impl TextContent {
     /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(text: impl ::std::convert::Into<String>) -> Self {
         TextContent {
             text: text.into(),
@@ -11719,12 +11282,8 @@ pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
@@ -11734,7 +11293,6 @@ pub struct TextResourceContents {
 impl TextResourceContents {
     /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         text: impl ::std::convert::Into<String>,
@@ -11809,30 +11367,20 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional description for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Minimum number of items to select.
     ///
     /// Wire name: `minItems`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub min_items: Option<i64>,
     /// Maximum number of items to select.
     ///
     /// Wire name: `maxItems`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub max_items: Option<i64>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Optional default value.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -11840,7 +11388,6 @@ pub struct TitledMultiSelectEnumSchema {
 impl TitledMultiSelectEnumSchema {
     /// A `TitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>) -> Self {
         TitledMultiSelectEnumSchema {
             title: ::std::option::Option::None,
@@ -11908,7 +11455,6 @@ pub struct TitledMultiSelectEnumSchemaItems {
 impl TitledMultiSelectEnumSchemaItems {
     /// A `TitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
         TitledMultiSelectEnumSchemaItems {
             any_of,
@@ -11935,7 +11481,6 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         r#const: impl ::std::convert::Into<String>,
         title: impl ::std::convert::Into<String>,
@@ -11976,20 +11521,14 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional description for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Array of enum options with values and display labels.
     ///
     /// Wire name: `oneOf`.
     pub one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional default value.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -11997,7 +11536,6 @@ pub struct TitledSingleSelectEnumSchema {
 impl TitledSingleSelectEnumSchema {
     /// A `TitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
         TitledSingleSelectEnumSchema {
             title: ::std::option::Option::None,
@@ -12049,7 +11587,6 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
 impl TitledSingleSelectEnumSchemaOneOfItem {
     /// A `TitledSingleSelectEnumSchemaOneOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         r#const: impl ::std::convert::Into<String>,
         title: impl ::std::convert::Into<String>,
@@ -12165,8 +11702,6 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -12177,14 +11712,10 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub icons: Option<Vec<Icon>>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
@@ -12209,18 +11740,12 @@ pub struct Tool {
     /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     ///
     /// Wire name: `outputSchema`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub output_schema: Option<ToolOutputSchema>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: `title`, `annotations.title`, then `name`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub annotations: Option<ToolAnnotations>,
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -12228,7 +11753,6 @@ pub struct Tool {
 impl Tool {
     /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         input_schema: impl ::std::convert::Into<ToolInputSchema>,
@@ -12365,16 +11889,12 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolAnnotations {
     /// A human-readable title for the tool.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
     ///
     /// Wire name: `readOnlyHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
@@ -12384,8 +11904,6 @@ pub struct ToolAnnotations {
     /// Default: true
     ///
     /// Wire name: `destructiveHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -12395,8 +11913,6 @@ pub struct ToolAnnotations {
     /// Default: false
     ///
     /// Wire name: `idempotentHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -12406,8 +11922,6 @@ pub struct ToolAnnotations {
     /// Default: true
     ///
     /// Wire name: `openWorldHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub open_world_hint: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -12415,7 +11929,6 @@ pub struct ToolAnnotations {
 impl ToolAnnotations {
     /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolAnnotations {
             title: ::std::option::Option::None,
@@ -12483,8 +11996,6 @@ pub struct ToolChoice {
     /// - `"auto"`: Model decides whether to use tools (default)
     /// - `"required"`: Model MUST use at least one tool before completing
     /// - `"none"`: Model MUST NOT use any tools
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mode: Option<ToolChoiceMode>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -12492,7 +12003,6 @@ pub struct ToolChoice {
 impl ToolChoice {
     /// A `ToolChoice` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolChoice {
             mode: ::std::option::Option::None,
@@ -12541,8 +12051,6 @@ crate::rt::string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolInputSchema {
     /// Wire name: `$schema`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -12550,7 +12058,6 @@ pub struct ToolInputSchema {
 impl ToolInputSchema {
     /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolInputSchema {
             schema: ::std::option::Option::None,
@@ -12609,7 +12116,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -12617,7 +12123,6 @@ pub struct ToolListChangedNotification {
 impl ToolListChangedNotification {
     /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolListChangedNotification {
             params: ::std::option::Option::None,
@@ -12656,8 +12161,6 @@ impl crate::Notification for ToolListChangedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolOutputSchema {
     /// Wire name: `$schema`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub schema: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -12665,7 +12168,6 @@ pub struct ToolOutputSchema {
 impl ToolOutputSchema {
     /// A `ToolOutputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolOutputSchema {
             schema: ::std::option::Option::None,
@@ -12743,8 +12245,6 @@ pub struct ToolResultContent {
     /// If the tool defined an [`Tool.outputSchema`](Tool::output_schema), this SHOULD conform to that schema.
     ///
     /// Wire name: `structuredContent`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub structured_content: Option<::serde_json::Value>,
     /// Whether the tool use resulted in an error.
     ///
@@ -12752,15 +12252,11 @@ pub struct ToolResultContent {
     /// Default: false
     ///
     /// Wire name: `isError`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub is_error: Option<bool>,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -12768,7 +12264,6 @@ pub struct ToolResultContent {
 impl ToolResultContent {
     /// A `ToolResultContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(tool_use_id: impl ::std::convert::Into<String>, content: Vec<ContentBlock>) -> Self {
         ToolResultContent {
             tool_use_id: tool_use_id.into(),
@@ -12843,8 +12338,6 @@ pub struct ToolUseContent {
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<MetaObject>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -12852,7 +12345,6 @@ pub struct ToolUseContent {
 impl ToolUseContent {
     /// A `ToolUseContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<String>,
         name: impl ::std::convert::Into<String>,
@@ -12916,17 +12408,14 @@ pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022i64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsupportedProtocolVersionError {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub id: Option<Option<RequestId>>,
     pub error: UnsupportedProtocolVersionErrorError,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl UnsupportedProtocolVersionError {
-    /// A `UnsupportedProtocolVersionError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UnsupportedProtocolVersionError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: Option<RequestId>,
         error: impl ::std::convert::Into<UnsupportedProtocolVersionErrorError>,
@@ -12959,9 +12448,8 @@ pub struct UnsupportedProtocolVersionErrorError {
     pub extra: crate::Extra,
 }
 impl UnsupportedProtocolVersionErrorError {
-    /// A `UnsupportedProtocolVersionErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UnsupportedProtocolVersionErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         message: impl ::std::convert::Into<String>,
         data: impl ::std::convert::Into<UnsupportedProtocolVersionErrorErrorData>,
@@ -13000,9 +12488,8 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     pub extra: crate::Extra,
 }
 impl UnsupportedProtocolVersionErrorErrorData {
-    /// A `UnsupportedProtocolVersionErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UnsupportedProtocolVersionErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(supported: Vec<String>, requested: impl ::std::convert::Into<String>) -> Self {
         UnsupportedProtocolVersionErrorErrorData {
             supported,
@@ -13041,38 +12528,27 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UntitledMultiSelectEnumSchema {
     /// Optional title for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional description for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Minimum number of items to select.
     ///
     /// Wire name: `minItems`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub min_items: Option<i64>,
     /// Maximum number of items to select.
     ///
     /// Wire name: `maxItems`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub max_items: Option<i64>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Optional default value.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<Vec<String>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchema {
-    /// A `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>) -> Self {
         UntitledMultiSelectEnumSchema {
             title: ::std::option::Option::None,
@@ -13138,9 +12614,8 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchemaItems {
-    /// A `UntitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UntitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         UntitledMultiSelectEnumSchemaItems {
             r#enum,
@@ -13173,26 +12648,19 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UntitledSingleSelectEnumSchema {
     /// Optional title for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Optional description for the enum field.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Array of enum values to choose from.
     pub r#enum: Vec<String>,
     /// Optional default value.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl UntitledSingleSelectEnumSchema {
-    /// A `UntitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UntitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(r#enum: Vec<String>) -> Self {
         UntitledSingleSelectEnumSchema {
             title: ::std::option::Option::None,

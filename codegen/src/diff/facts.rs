@@ -18,7 +18,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{Docs, Field, Item, ItemKind, Origin, Revision, Type, member_segment, value_segment};
+use crate::model::{Docs, Field, Item, ItemKind, Origin, Revision, Type, UnionRule, member_segment, value_segment};
 use crate::protocol::methods;
 
 /// Path → summary.
@@ -144,7 +144,7 @@ pub fn fact_set(rev: &Revision) -> FactSet {
             ItemKind::Union(u) => {
                 for (i, v) in u.variants.iter().enumerate() {
                     let mut tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
-                    if let Some(sel) = &u.selector {
+                    if let Some(sel) = u.selector() {
                         tags.extend(
                             sel.tags.iter().filter(|(_, k)| *k == i).map(|(t, _)| format!("{}: {t:?}", sel.field)),
                         );
@@ -152,7 +152,7 @@ pub fn fact_set(rev: &Revision) -> FactSet {
                             tags.push(format!("{}: unlisted", sel.field));
                         }
                     }
-                    if u.fallback == Some(i) {
+                    if u.fallback() == Some(i) {
                         tags.push("any other".into());
                     }
                     let tags = if tags.is_empty() { String::new() } else { format!(" when {}", tags.join(" | ")) };
@@ -224,10 +224,10 @@ pub fn type_summary(rev: &Revision, item: &Item) -> String {
             }
             t
         }
-        ItemKind::Union(u) => match (&u.discriminator, &u.selector) {
-            (Some(d), _) => format!("union (by `{d}`)"),
-            (None, Some(sel)) => format!("union (by `{}`, then by shape)", sel.field),
-            (None, None) => "union (by shape)".into(),
+        ItemKind::Union(u) => match &u.rule {
+            UnionRule::Tagged { field, .. } => format!("union (by `{field}`)"),
+            UnionRule::Selected(sel) => format!("union (by `{}`, then by shape)", sel.field),
+            UnionRule::Shape | UnionRule::Kind => "union (by shape)".into(),
         },
         ItemKind::Enum(e) if e.open => "open enum".into(),
         ItemKind::Enum(_) => "enum".into(),

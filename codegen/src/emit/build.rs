@@ -25,7 +25,7 @@ pub fn picked_values(rev: &Revision) -> Picked {
     let mut out = Picked::new();
     for item in rev.items.values() {
         let ItemKind::Union(u) = &item.kind else { continue };
-        let Some(sel) = &u.selector else { continue };
+        let Some(sel) = u.selector() else { continue };
         for (value, k) in &sel.tags {
             if let Type::Named(n) = rev.canonical(&u.variants[*k].ty) {
                 out.insert((n.clone(), sel.field.clone()), value.clone());
@@ -153,9 +153,10 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
     }
     let mut out = format!("impl {name} {{\n");
     out.push_str(&format!(
-        "    /// A `{name}` with the members it requires; optional ones start `None`, defaulted ones at their default.\n"
+        "    /// {} `{name}` with the members it requires; optional ones start `None`, defaulted ones at their default.\n",
+        crate::names::article(name)
     ));
-    out.push_str("    #[inline]\n    #[allow(clippy::new_without_default, clippy::too_many_arguments)]\n");
+    out.push_str("    #[inline]\n");
     signature(&mut out, "    ", "pub fn new", &params, " -> Self {");
     out.push_str(&format!("        {name} {{\n"));
     for init in &inits {

@@ -265,23 +265,29 @@ pub(super) fn literal_text(l: &LiteralValue) -> (String, &'static str) {
     }
 }
 
-/// Every member is a JSON scalar of a kind no other member has (`string | integer`):
-/// the rule's first step alone decides, so the union reads straight from serde's
-/// first look at the value (`by kind`), with nothing captured.
-fn told_by_kind(rev: &Revision, u: &Union) -> bool {
-    let mut seen = Vec::new();
-    u.variants.iter().all(|v| {
-        let kind = match rev.canonical(&v.ty) {
-            Type::String => "string",
-            Type::Integer | Type::Number => "number",
-            Type::Boolean => "boolean",
-            _ => return false,
-        };
-        !seen.contains(&kind) && {
-            seen.push(kind);
-            true
+/// A union member's doc line: the value that selects it (`"type": "text"`),
+/// or what the catch-all member keeps.
+fn variant_doc(u: &Union, i: usize) -> Option<String> {
+    let v = &u.variants[i];
+    match &u.rule {
+        UnionRule::Tagged { fallback: Some(k), .. } if *k == i => {
+            Some(" A message with any other value: kept whole, as the generic type.".to_string())
         }
-    })
+        UnionRule::Tagged { field, .. } => {
+            let tags: Vec<String> = v.tags.iter().map(|t| format!("`\"{field}\": {}`", t.value.to_json())).collect();
+            (!tags.is_empty()).then(|| format!(" Read when {}.", tags.join(" or ")))
+        }
+        UnionRule::Selected(sel) if sel.other == Some(i) => Some(format!(
+            " A result whose `{}` this revision does not list: kept whole, as the common type.",
+            sel.field
+        )),
+        UnionRule::Selected(sel) => {
+            let tags: Vec<String> =
+                sel.tags.iter().filter(|(_, k)| *k == i).map(|(t, _)| format!("`\"{}\": {t:?}`", sel.field)).collect();
+            (!tags.is_empty()).then(|| format!(" Read when {} (and only then).", tags.join(" or ")))
+        }
+        UnionRule::Shape | UnionRule::Kind => None,
+    }
 }
 
 /// ` as int`, ` as float`, or nothing.
@@ -332,9 +338,6 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         let mut flines = cx.doc_lines(&f.docs, &key);
         if f.rust != f.wire {
             push_paragraph(&mut flines, format!("Wire name: `{}`.", f.wire));
-        }
-        if !f.is_required() {
-            push_paragraph(&mut flines, "Optional: `None` is left out of the JSON.");
         }
         if let Some(d) = f.role.default() {
             push_paragraph(
@@ -446,12 +449,9 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
     let variants = u.variants.iter().enumerate().map(|(i, v)| {
         let vname = ident(&v.name);
         let t = cx.member_type(&v.ty, v.boxed);
-        let doc = if u.fallback == Some(i) {
-            quote! { #[doc = " A message with any other value: kept whole, as the generic type."] }
-        } else if u.selector.as_ref().is_some_and(|s| s.other == Some(i)) {
-            quote! { #[doc = " A result of a kind this revision does not list: kept whole, as the common type."] }
-        } else {
-            TokenStream::new()
+        let doc = match variant_doc(u, i) {
+            Some(text) => quote! { #[doc = #text] },
+            None => TokenStream::new(),
         };
         quote! { #doc #vname(#t), }
     });
@@ -489,14 +489,14 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
     let types = cx.types();
     let member =
         |v: &crate::model::Variant| format!("{}({}){}", v.name, types.boxed(&v.ty, v.boxed), wrap_text(cx.rev, &v.ty));
-    let (header, members): (String, Vec<String>) = match &u.discriminator {
-        Some(field) => (
+    let (header, members): (String, Vec<String>) = match &u.rule {
+        UnionRule::Tagged { field, fallback } => (
             format!("{} by {field:?}", item.name),
             u.variants
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
-                    let tags = if u.fallback == Some(i) {
+                    let tags = if *fallback == Some(i) {
                         "_".to_string()
                     } else {
                         format!("[{}]", v.tags.iter().map(|t| literal_text(&t.value).0).collect::<Vec<_>>().join(", "))
@@ -505,19 +505,15 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
                 })
                 .collect(),
         ),
-        None => {
-            let selector = match &u.selector {
-                Some(sel) => {
-                    let picks: Vec<String> =
-                        sel.tags.iter().map(|(value, k)| format!("{value:?} => {}", u.variants[*k].name)).collect();
-                    let other = sel.other.map(|k| format!(", unlisted {}", u.variants[k].name)).unwrap_or_default();
-                    format!(", {:?} ({}) picks {{ {} }}{other}", sel.field, sel.values_of, picks.join(", "))
-                }
-                None => String::new(),
-            };
-            let rule = if selector.is_empty() && told_by_kind(cx.rev, u) { "kind" } else { "shape" };
-            (format!("{} by {rule}{selector}", item.name), u.variants.iter().map(member).collect())
+        UnionRule::Selected(sel) => {
+            let picks: Vec<String> =
+                sel.tags.iter().map(|(value, k)| format!("{value:?} => {}", u.variants[*k].name)).collect();
+            let other = sel.other.map(|k| format!(", unlisted {}", u.variants[k].name)).unwrap_or_default();
+            let selector = format!(", {:?} ({}) picks {{ {} }}{other}", sel.field, sel.values_of, picks.join(", "));
+            (format!("{} by shape{selector}", item.name), u.variants.iter().map(member).collect())
         }
+        UnionRule::Shape => (format!("{} by shape", item.name), u.variants.iter().map(member).collect()),
+        UnionRule::Kind => (format!("{} by kind", item.name), u.variants.iter().map(member).collect()),
     };
     Emitted { tokens, impls: froms, call: Some(macro_call("union", &header, &members)) }
 }

@@ -729,11 +729,14 @@ fn module_head(rev: &Revision, reexports: &share::Reexports) -> TokenStream {
 }
 
 /// The lints every module of generated items allows: deprecated items are used
-/// where the schema uses them, and items keep the schema's names, whatever their case.
+/// where the schema uses them, items keep the schema's names, whatever their
+/// case, and `new` takes every required member (however many) and is not
+/// `Default` where a struct requires nothing only because it has `Default` too.
 pub(crate) fn item_module_allows() -> TokenStream {
     quote! {
         #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
         #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
+        #![allow(clippy::new_without_default, clippy::too_many_arguments)]
     }
 }
 

@@ -724,7 +724,7 @@ impl Lowerer<'_> {
             }
             variants.push(Variant { name: vname, ty, tags: Vec::new(), boxed: false });
         }
-        Some(ItemKind::Union(Union { variants, discriminator: None, fallback: None, selector: None }))
+        Some(ItemKind::Union(Union { variants, rule: UnionRule::default() }))
     }
 
     fn undeclared(&mut self, name: &str, span: Span) {

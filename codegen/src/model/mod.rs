@@ -290,15 +290,57 @@ impl Field {
 #[derive(Clone, Debug)]
 pub struct Union {
     pub variants: Vec<Variant>,
-    /// The wire name of a field every member fixes to distinct values.
-    pub discriminator: Option<String>,
-    /// With a discriminator: the member (without tags of its own) that reads any
-    /// other value, so a method this revision does not know passes through as a
-    /// generic request instead of failing.
-    pub fallback: Option<usize>,
-    /// Without a discriminator: a field whose value chooses first
-    /// (`resultType: "input_required"` → `InputRequiredResult`; see `rule`).
-    pub selector: Option<Selector>,
+    /// How the union is read: decided once, by `rule::decide_unions`; every later
+    /// stage (emit, docs, samples, the diff) matches on it.
+    pub rule: UnionRule,
+}
+
+/// How a union is read.
+#[derive(Clone, Debug, Default)]
+pub enum UnionRule {
+    /// By the value of `field`, which every member fixes to distinct values
+    /// (`type`, `method`; each member's values are its `tags`). `fallback`: the
+    /// member (without tags of its own) that reads any other value, so a method
+    /// this revision does not know passes through as a generic request instead
+    /// of failing.
+    Tagged { field: String, fallback: Option<usize> },
+    /// By the rule of `choose`: the input's kind and keys, after the value of
+    /// a selector field when there is one (`resultType: "input_required"` →
+    /// `InputRequiredResult`).
+    #[default]
+    Shape,
+    /// [`Shape`](UnionRule::Shape), with a selector field first.
+    Selected(Selector),
+    /// Members that are JSON scalars of distinct kinds (`string | integer`): the
+    /// shape rule's first step, the input's kind, alone decides, so serde's own
+    /// first look at the value is the whole decision.
+    Kind,
+}
+
+impl Union {
+    /// The field whose value decides, for a union read by one.
+    pub fn tag_field(&self) -> Option<&str> {
+        match &self.rule {
+            UnionRule::Tagged { field, .. } => Some(field),
+            _ => None,
+        }
+    }
+
+    /// The member that reads a tag no other member has.
+    pub fn fallback(&self) -> Option<usize> {
+        match &self.rule {
+            UnionRule::Tagged { fallback, .. } => *fallback,
+            _ => None,
+        }
+    }
+
+    /// The selector field read first, for a union decided by shape.
+    pub fn selector(&self) -> Option<&Selector> {
+        match &self.rule {
+            UnionRule::Selected(s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -27,24 +27,21 @@ pub fn outline(rev: &Revision) -> String {
                 }
             }
             ItemKind::Union(u) => {
-                let rule = match &u.discriminator {
-                    Some(d) => format!("by `{d}`"),
-                    None => "by shape".into(),
-                };
-                let rule = match &u.selector {
-                    Some(sel) => format!("{rule}, `{}` first", sel.field),
-                    None => rule,
+                let rule = match &u.rule {
+                    UnionRule::Tagged { field, .. } => format!("by `{field}`"),
+                    UnionRule::Shape | UnionRule::Kind => "by shape".into(),
+                    UnionRule::Selected(sel) => format!("by shape, `{}` first", sel.field),
                 };
                 out.push_str(&format!("union {} ({rule}){dep}\n", item.name));
                 for (i, v) in u.variants.iter().enumerate() {
                     let mut tags: Vec<String> = v.tags.iter().map(|t| t.value.to_json()).collect();
-                    if let Some(sel) = &u.selector {
+                    if let Some(sel) = u.selector() {
                         tags.extend(sel.tags.iter().filter(|(_, k)| *k == i).map(|(t, _)| format!("{t:?}")));
                         if sel.other == Some(i) {
                             tags.push(format!("unlisted `{}`", sel.field));
                         }
                     }
-                    if u.fallback == Some(i) {
+                    if u.fallback() == Some(i) {
                         tags.push("any other".into());
                     }
                     let tags = if tags.is_empty() { String::new() } else { format!(" = {}", tags.join(" | ")) };

@@ -11,6 +11,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 #![allow(unused_imports)]
 
 use super::v2024_11_05_to_v2025_06_18::LoggingLevel;
@@ -25,8 +26,6 @@ pub struct BlobResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// A base64-encoded string representing the binary data of the item.
     ///
@@ -38,7 +37,6 @@ pub struct BlobResourceContents {
 impl BlobResourceContents {
     /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         blob: impl ::std::convert::Into<String>,
@@ -98,7 +96,6 @@ pub struct CancelledNotification {
 impl CancelledNotification {
     /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
         CancelledNotification {
             params: params.into(),
@@ -131,8 +128,6 @@ pub struct CancelledNotificationParams {
     /// Wire name: `requestId`.
     pub request_id: RequestId,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub reason: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -140,7 +135,6 @@ pub struct CancelledNotificationParams {
 impl CancelledNotificationParams {
     /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(request_id: impl ::std::convert::Into<RequestId>) -> Self {
         CancelledNotificationParams {
             request_id: request_id.into(),
@@ -166,20 +160,14 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the client supports listing roots.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub sampling: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -187,7 +175,6 @@ pub struct ClientCapabilities {
 impl ClientCapabilities {
     /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilities {
             experimental: ::std::option::Option::None,
@@ -236,8 +223,6 @@ pub struct ClientCapabilitiesRoots {
     /// **Later revisions:** Removed in 2026-07-28.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -245,7 +230,6 @@ pub struct ClientCapabilitiesRoots {
 impl ClientCapabilitiesRoots {
     /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ClientCapabilitiesRoots {
             list_changed: ::std::option::Option::None,
@@ -282,7 +266,6 @@ pub struct CompleteRequest {
 impl CompleteRequest {
     /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<CompleteRequestParams>) -> Self {
         CompleteRequest {
             params: params.into(),
@@ -318,7 +301,6 @@ pub struct CompleteRequestParams {
 impl CompleteRequestParams {
     /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
         argument: impl ::std::convert::Into<CompleteRequestParamsArgument>,
@@ -350,7 +332,6 @@ pub struct CompleteRequestParamsArgument {
 impl CompleteRequestParamsArgument {
     /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         value: impl ::std::convert::Into<String>,
@@ -371,10 +352,12 @@ crate::rt::object! {
 
 /// The inline union type of `CompleteRequestParams.ref` in the schema (named from its parent and field; see [`CompleteRequestParams`]).
 ///
-/// Reading: the member is chosen by the value of `type`; an unknown value is an error that lists the known ones.
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompleteRequestParamsRef {
+    /// Read when `"type": "ref/prompt"`.
     PromptReference(PromptReference),
+    /// Read when `"type": "ref/resource"`.
     ResourceReference(ResourceReference),
 }
 impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
@@ -400,8 +383,6 @@ pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub completion: CompleteResultCompletion,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -410,7 +391,6 @@ pub struct CompleteResult {
 impl CompleteResult {
     /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
         CompleteResult {
             meta: ::std::option::Option::None,
@@ -462,14 +442,10 @@ pub struct CompleteResultCompletion {
     /// An array of completion values. Must not exceed 100 items.
     pub values: Vec<String>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub total: Option<i64>,
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
     ///
     /// Wire name: `hasMore`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub has_more: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -477,7 +453,6 @@ pub struct CompleteResultCompletion {
 impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(values: Vec<String>) -> Self {
         CompleteResultCompletion {
             values,
@@ -519,9 +494,8 @@ pub struct Implementation {
     pub extra: crate::Extra,
 }
 impl Implementation {
-    /// A `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         name: impl ::std::convert::Into<String>,
         version: impl ::std::convert::Into<String>,
@@ -549,7 +523,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -557,7 +530,6 @@ pub struct InitializedNotification {
 impl InitializedNotification {
     /// A `InitializedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         InitializedNotification {
             params: ::std::option::Option::None,
@@ -619,7 +591,6 @@ pub struct JSONRPCError {
 impl JSONRPCError {
     /// A `JSONRPCError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<JSONRPCErrorError>) -> Self {
         JSONRPCError {
             id,
@@ -644,8 +615,6 @@ pub struct JSONRPCErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub data: Option<::serde_json::Value>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -653,7 +622,6 @@ pub struct JSONRPCErrorError {
 impl JSONRPCErrorError {
     /// A `JSONRPCErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
         JSONRPCErrorError {
             code,
@@ -692,7 +660,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -700,7 +667,6 @@ pub struct JSONRPCNotification {
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         JSONRPCNotification {
             method: method.into(),
@@ -742,7 +708,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCRequest {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     pub id: RequestId,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -751,7 +716,6 @@ pub struct JSONRPCRequest {
 impl JSONRPCRequest {
     /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         method: impl ::std::convert::Into<String>,
@@ -808,7 +772,6 @@ pub struct JSONRPCResponse {
 impl JSONRPCResponse {
     /// A `JSONRPCResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
         result: impl ::std::convert::Into<Result>,
@@ -835,7 +798,6 @@ pub const JSONRPC_VERSION: &str = "2.0";
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"prompts/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -843,7 +805,6 @@ pub struct ListPromptsRequest {
 impl ListPromptsRequest {
     /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListPromptsRequest {
             params: ::std::option::Option::None,
@@ -896,15 +857,11 @@ pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     pub prompts: Vec<Prompt>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -913,7 +870,6 @@ pub struct ListPromptsResult {
 impl ListPromptsResult {
     /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(prompts: Vec<Prompt>) -> Self {
         ListPromptsResult {
             meta: ::std::option::Option::None,
@@ -996,7 +952,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"roots/list"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1004,7 +959,6 @@ pub struct ListRootsRequest {
 impl ListRootsRequest {
     /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ListRootsRequest {
             params: ::std::option::Option::None,
@@ -1061,8 +1015,6 @@ pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub roots: Vec<Root>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1071,7 +1023,6 @@ pub struct ListRootsResult {
 impl ListRootsResult {
     /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(roots: Vec<Root>) -> Self {
         ListRootsResult {
             meta: ::std::option::Option::None,
@@ -1133,7 +1084,6 @@ pub struct LoggingMessageNotification {
 impl LoggingMessageNotification {
     /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
             params: params.into(),
@@ -1162,8 +1112,6 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
@@ -1173,7 +1121,6 @@ pub struct LoggingMessageNotificationParams {
 impl LoggingMessageNotificationParams {
     /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
             level: level.into(),
@@ -1201,7 +1148,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1209,7 +1155,6 @@ pub struct Notification {
 impl Notification {
     /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Notification {
             method: method.into(),
@@ -1239,8 +1184,6 @@ pub struct NotificationParams {
     /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1248,7 +1191,6 @@ pub struct NotificationParams {
 impl NotificationParams {
     /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         NotificationParams {
             meta: ::std::option::Option::None,
@@ -1289,7 +1231,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<PaginatedRequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1297,7 +1238,6 @@ pub struct PaginatedRequest {
 impl PaginatedRequest {
     /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         PaginatedRequest {
             method: method.into(),
@@ -1324,8 +1264,6 @@ crate::rt::object! {
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1333,7 +1271,6 @@ pub struct PaginatedRequestParams {
 impl PaginatedRequestParams {
     /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PaginatedRequestParams {
             cursor: ::std::option::Option::None,
@@ -1363,15 +1300,11 @@ pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     ///
     /// Wire name: `nextCursor`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub next_cursor: Option<Cursor>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1379,7 +1312,6 @@ pub struct PaginatedResult {
 impl PaginatedResult {
     /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PaginatedResult {
             meta: ::std::option::Option::None,
@@ -1445,7 +1377,6 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"ping"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PingRequest {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1453,7 +1384,6 @@ pub struct PingRequest {
 impl PingRequest {
     /// A `PingRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PingRequest {
             params: ::std::option::Option::None,
@@ -1502,7 +1432,7 @@ impl crate::Request for PingRequest {
 
 /// A progress token, used to associate progress notifications with the original request.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by the input's JSON kind alone (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     String(String),
@@ -1545,12 +1475,8 @@ pub struct Prompt {
     /// The name of the prompt or prompt template.
     pub name: String,
     /// An optional description of what this prompt provides
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub arguments: Option<Vec<PromptArgument>>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1558,7 +1484,6 @@ pub struct Prompt {
 impl Prompt {
     /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         Prompt {
             name: name.into(),
@@ -1594,12 +1519,8 @@ pub struct PromptArgument {
     /// The name of the argument.
     pub name: String,
     /// A human-readable description of the argument.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Whether this argument must be provided.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1607,7 +1528,6 @@ pub struct PromptArgument {
 impl PromptArgument {
     /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptArgument {
             name: name.into(),
@@ -1644,7 +1564,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1652,7 +1571,6 @@ pub struct PromptListChangedNotification {
 impl PromptListChangedNotification {
     /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         PromptListChangedNotification {
             params: ::std::option::Option::None,
@@ -1711,7 +1629,6 @@ pub struct PromptReference {
 impl PromptReference {
     /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptReference {
             name: name.into(),
@@ -1738,7 +1655,6 @@ pub struct ReadResourceRequest {
 impl ReadResourceRequest {
     /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ReadResourceRequestParams>) -> Self {
         ReadResourceRequest {
             params: params.into(),
@@ -1775,7 +1691,6 @@ pub struct ReadResourceRequestParams {
 impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ReadResourceRequestParams {
             uri: uri.into(),
@@ -1795,8 +1710,6 @@ pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
@@ -1805,7 +1718,6 @@ pub struct ReadResourceResult {
 impl ReadResourceResult {
     /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
         ReadResourceResult {
             meta: ::std::option::Option::None,
@@ -1853,7 +1765,7 @@ crate::rt::object! {
 
 /// The inline union type of the elements of `ReadResourceResult.contents` in the schema (see [`ReadResourceResult`]).
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
@@ -1879,7 +1791,6 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<RequestParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1887,7 +1798,6 @@ pub struct Request {
 impl Request {
     /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Request {
             method: method.into(),
@@ -1911,7 +1821,7 @@ crate::rt::object! {
 
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
-/// The member is chosen from the schema, never by trying members in the schema's order. Of the members that can be a value of the input's JSON kind, an object is claimed by its keys: a key that only one member declares makes that member the only candidate (its error is the union's error); else the members that declare a key not all of them declare are the candidates; a member that declares nothing of its own is read only when no other claims the input. Candidates are tried most specific first: those whose required members are all present, then the more of the input's keys they require, then the more they know, then schema order; the first that reads is the value.
+/// Reading: by the input's JSON kind alone (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RequestId {
     String(String),
@@ -1954,8 +1864,6 @@ pub struct RequestParams {
     /// **Later revisions:** No longer named in 2025-11-25, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<RequestParamsMeta>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -1963,7 +1871,6 @@ pub struct RequestParams {
 impl RequestParams {
     /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         RequestParams {
             meta: ::std::option::Option::None,
@@ -2006,8 +1913,6 @@ pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
     ///
     /// Wire name: `progressToken`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub progress_token: Option<ProgressToken>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2015,7 +1920,6 @@ pub struct RequestParamsMeta {
 impl RequestParamsMeta {
     /// A `RequestParamsMeta` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         RequestParamsMeta {
             progress_token: ::std::option::Option::None,
@@ -2050,8 +1954,6 @@ pub struct ResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2059,7 +1961,6 @@ pub struct ResourceContents {
 impl ResourceContents {
     /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceContents {
             uri: uri.into(),
@@ -2088,7 +1989,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2096,7 +1996,6 @@ pub struct ResourceListChangedNotification {
 impl ResourceListChangedNotification {
     /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ResourceListChangedNotification {
             params: ::std::option::Option::None,
@@ -2159,7 +2058,6 @@ pub struct ResourceReference {
 impl ResourceReference {
     /// A `ResourceReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceReference {
             uri: uri.into(),
@@ -2188,7 +2086,6 @@ pub struct ResourceUpdatedNotification {
 impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
             params: params.into(),
@@ -2224,7 +2121,6 @@ pub struct ResourceUpdatedNotificationParams {
 impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceUpdatedNotificationParams {
             uri: uri.into(),
@@ -2243,8 +2139,6 @@ pub struct Result {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
     /// Wire name: `_meta`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub meta: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2252,7 +2146,6 @@ pub struct Result {
 impl Result {
     /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Result {
             meta: ::std::option::Option::None,
@@ -2303,8 +2196,6 @@ pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2312,7 +2203,6 @@ pub struct Root {
 impl Root {
     /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         Root {
             uri: uri.into(),
@@ -2345,7 +2235,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2353,7 +2242,6 @@ pub struct RootsListChangedNotification {
 impl RootsListChangedNotification {
     /// A `RootsListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         RootsListChangedNotification {
             params: ::std::option::Option::None,
@@ -2413,7 +2301,6 @@ pub struct SetLevelRequest {
 impl SetLevelRequest {
     /// A `SetLevelRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<SetLevelRequestParams>) -> Self {
         SetLevelRequest {
             params: params.into(),
@@ -2448,7 +2335,6 @@ pub struct SetLevelRequestParams {
 impl SetLevelRequestParams {
     /// A `SetLevelRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>) -> Self {
         SetLevelRequestParams {
             level: level.into(),
@@ -2476,7 +2362,6 @@ pub struct SubscribeRequest {
 impl SubscribeRequest {
     /// A `SubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<SubscribeRequestParams>) -> Self {
         SubscribeRequest {
             params: params.into(),
@@ -2513,7 +2398,6 @@ pub struct SubscribeRequestParams {
 impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         SubscribeRequestParams {
             uri: uri.into(),
@@ -2536,8 +2420,6 @@ pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
     ///
     /// Wire name: `mimeType`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub mime_type: Option<String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
@@ -2547,7 +2429,6 @@ pub struct TextResourceContents {
 impl TextResourceContents {
     /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
         text: impl ::std::convert::Into<String>,
@@ -2594,7 +2475,6 @@ crate::rt::object! {
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<NotificationParams>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -2602,7 +2482,6 @@ pub struct ToolListChangedNotification {
 impl ToolListChangedNotification {
     /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolListChangedNotification {
             params: ::std::option::Option::None,
@@ -2660,9 +2539,8 @@ pub struct UnsubscribeRequest {
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequest {
-    /// A `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(params: impl ::std::convert::Into<UnsubscribeRequestParams>) -> Self {
         UnsubscribeRequest {
             params: params.into(),
@@ -2697,9 +2575,8 @@ pub struct UnsubscribeRequestParams {
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequestParams {
-    /// A `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         UnsubscribeRequestParams {
             uri: uri.into(),

@@ -12,6 +12,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 #![allow(unused_imports)]
 
 /// The severity of a log message.

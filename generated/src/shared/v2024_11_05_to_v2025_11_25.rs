@@ -13,6 +13,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 #![allow(unused_imports)]
 
 /// Hints to use for model selection.
@@ -32,8 +33,6 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub name: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -41,7 +40,6 @@ pub struct ModelHint {
 impl ModelHint {
     /// A `ModelHint` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ModelHint {
             name: ::std::option::Option::None,
@@ -88,8 +86,6 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub hints: Option<Vec<ModelHint>>,
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
@@ -100,8 +96,6 @@ pub struct ModelPreferences {
     /// Maximum: `1`
     ///
     /// Wire name: `costPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub cost_priority: Option<f64>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
@@ -112,8 +106,6 @@ pub struct ModelPreferences {
     /// Maximum: `1`
     ///
     /// Wire name: `speedPriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub speed_priority: Option<f64>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
@@ -124,8 +116,6 @@ pub struct ModelPreferences {
     /// Maximum: `1`
     ///
     /// Wire name: `intelligencePriority`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub intelligence_priority: Option<f64>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -133,7 +123,6 @@ pub struct ModelPreferences {
 impl ModelPreferences {
     /// A `ModelPreferences` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ModelPreferences {
             hints: ::std::option::Option::None,

@@ -14,6 +14,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 #![allow(unused_imports)]
 
 /// An opaque token used to represent a cursor for pagination.

@@ -11,36 +11,25 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 #![allow(unused_imports)]
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub experimental: Option<crate::IndexMap<String, crate::Extra>>,
     /// Present if the server supports sending log messages to the client.
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub logging: Option<crate::Extra>,
     /// Present if the server supports argument autocompletion suggestions.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub completions: Option<crate::Extra>,
     /// Present if the server offers any prompt templates.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub tools: Option<ServerCapabilitiesTools>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -48,7 +37,6 @@ pub struct ServerCapabilities {
 impl ServerCapabilities {
     /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilities {
             experimental: ::std::option::Option::None,
@@ -125,8 +113,6 @@ pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -134,7 +120,6 @@ pub struct ServerCapabilitiesPrompts {
 impl ServerCapabilitiesPrompts {
     /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesPrompts {
             list_changed: ::std::option::Option::None,
@@ -163,14 +148,10 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub subscribe: Option<bool>,
     /// Whether this server supports notifications for changes to the resource list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -178,7 +159,6 @@ pub struct ServerCapabilitiesResources {
 impl ServerCapabilitiesResources {
     /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesResources {
             subscribe: ::std::option::Option::None,
@@ -217,8 +197,6 @@ pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
     ///
     /// Wire name: `listChanged`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub list_changed: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -226,7 +204,6 @@ pub struct ServerCapabilitiesTools {
 impl ServerCapabilitiesTools {
     /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ServerCapabilitiesTools {
             list_changed: ::std::option::Option::None,
@@ -262,16 +239,12 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolAnnotations {
     /// A human-readable title for the tool.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
     ///
     /// Wire name: `readOnlyHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub read_only_hint: Option<bool>,
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
@@ -281,8 +254,6 @@ pub struct ToolAnnotations {
     /// Default: true
     ///
     /// Wire name: `destructiveHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub destructive_hint: Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
@@ -292,8 +263,6 @@ pub struct ToolAnnotations {
     /// Default: false
     ///
     /// Wire name: `idempotentHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub idempotent_hint: Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -303,8 +272,6 @@ pub struct ToolAnnotations {
     /// Default: true
     ///
     /// Wire name: `openWorldHint`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub open_world_hint: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -312,7 +279,6 @@ pub struct ToolAnnotations {
 impl ToolAnnotations {
     /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         ToolAnnotations {
             title: ::std::option::Option::None,

@@ -11,6 +11,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 #![allow(unused_imports)]
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -26,8 +27,6 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -35,7 +34,6 @@ pub struct BaseMetadata {
 impl BaseMetadata {
     /// A `BaseMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         BaseMetadata {
             name: name.into(),
@@ -60,11 +58,8 @@ crate::rt::object! {
 /// Fixed members, always written and checked when read (no Rust field): `type`: `"boolean"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BooleanSchema {
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
-    /// Optional: `None` is left out of the JSON.
     pub default: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -72,7 +67,6 @@ pub struct BooleanSchema {
 impl BooleanSchema {
     /// A `BooleanSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         BooleanSchema {
             title: ::std::option::Option::None,
@@ -125,16 +119,10 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// A human-readable description of the argument.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub description: Option<String>,
     /// Whether this argument must be provided.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub required: Option<bool>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -142,7 +130,6 @@ pub struct PromptArgument {
 impl PromptArgument {
     /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptArgument {
             name: name.into(),
@@ -211,8 +198,6 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub title: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -220,7 +205,6 @@ pub struct PromptReference {
 impl PromptReference {
     /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptReference {
             name: name.into(),

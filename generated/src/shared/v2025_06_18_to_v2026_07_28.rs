@@ -12,6 +12,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 #![allow(unused_imports)]
 
 /// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
@@ -32,7 +33,6 @@ pub struct ResourceTemplateReference {
 impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceTemplateReference {
             uri: uri.into(),

@@ -11,6 +11,7 @@
     clippy::enum_variant_names,
     clippy::deprecated_semver
 )]
+#![allow(clippy::new_without_default, clippy::too_many_arguments)]
 #![allow(unused_imports)]
 
 use super::v2024_11_05_to_v2026_07_28::Role;
@@ -21,8 +22,6 @@ pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub audience: Option<Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -33,8 +32,6 @@ pub struct Annotations {
     /// Minimum: `0`
     ///
     /// Maximum: `1`
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub priority: Option<f64>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -44,16 +41,13 @@ pub struct Annotations {
     /// was attached, etc.
     ///
     /// Wire name: `lastModified`.
-    ///
-    /// Optional: `None` is left out of the JSON.
     pub last_modified: Option<String>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
 }
 impl Annotations {
-    /// A `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// An `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new() -> Self {
         Annotations {
             audience: ::std::option::Option::None,
@@ -102,7 +96,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JSONRPCNotification {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -110,7 +103,6 @@ pub struct JSONRPCNotification {
 impl JSONRPCNotification {
     /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         JSONRPCNotification {
             method: method.into(),
@@ -152,7 +144,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notification {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -160,7 +151,6 @@ pub struct Notification {
 impl Notification {
     /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Notification {
             method: method.into(),
@@ -186,7 +176,6 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub method: String,
-    /// Optional: `None` is left out of the JSON.
     pub params: Option<crate::Extra>,
     /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
     pub extra: crate::Extra,
@@ -194,7 +183,6 @@ pub struct Request {
 impl Request {
     /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
     #[inline]
-    #[allow(clippy::new_without_default, clippy::too_many_arguments)]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Request {
             method: method.into(),
