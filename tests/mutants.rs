@@ -248,7 +248,7 @@ fn check_mutant(base: &Baseline, text: &str, full: bool) -> Outcome {
             let impls = emitted.impls;
             return Outcome::Failed(format!("the impls emitted for `{}` do not parse: {e}\n{impls}", item.name));
         }
-        if let Some(call) = emitted.call
+        if let Some(call) = emitted.call.map(|c| c.render())
             && let Err(e) = syn::parse_str::<syn::File>(&call)
         {
             return Outcome::Failed(format!("the macro call emitted for `{}` does not parse: {e}\n{call}", item.name));

@@ -15,6 +15,7 @@ use crate::model::{
     ALIAS_DEPTH, Item, ItemKind, Literal, LiteralValue, Revision, Selector, Type, Union, UnionRule, Variant, canonical,
     struct_of,
 };
+use crate::rust::NumberWrap;
 use crate::sample::Fill;
 
 /// Decides every union of a revision being lowered: first a discriminator where
@@ -298,15 +299,11 @@ pub fn reads(rev: &Revision, ty: &Type, v: &Value) -> bool {
 }
 
 /// Whether a member (or union member) of type `t` reads a whole float (`7.0`)
-/// as an integer: one typed `integer` or `integer | null`, aliases looked
-/// through (the runtime's `as int`, see `rust::NumberWrap`). An integer inside
-/// an array or a map, or a type read on its own, takes JSON integers only.
+/// as an integer: what the runtime's `as int` / `as nullable_int` do, decided
+/// once, by [`NumberWrap::of`]. An integer inside an array or a map, or a type
+/// read on its own, takes JSON integers only.
 fn reads_whole_floats(rev: &Revision, t: &Type) -> bool {
-    match rev.canonical(t) {
-        Type::Integer => true,
-        Type::Nullable(inner) => *rev.canonical(inner) == Type::Integer,
-        _ => false,
-    }
+    matches!(NumberWrap::of(rev, t), NumberWrap::Int | NumberWrap::NullableInt)
 }
 
 /// `whole`: an integer here may be written as a whole float (see [`reads_whole_floats`]).

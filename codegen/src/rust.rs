@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::model::{Field, ItemKind, LiteralValue, Revision, Role, Type};
+use crate::model::{Field, ItemKind, LiteralValue, Revision, Role, Struct, Type};
 use crate::names::{field_ident, snake_case};
 
 /// A Rust type as the generated code spells it: a path, or a generic path with
@@ -154,6 +154,28 @@ impl<'a> RustTypes<'a> {
 
 /// The Rust name of a member's field (`r#type`, `self_`), or of its const for
 /// a fixed member (`METHOD`).
+/// Whether a struct's `new` takes this member as a parameter: a required one,
+/// or an optional one that may be `null` (absent and `null` differ there, an
+/// error's `id`: the caller says which). Every other member starts at `None` or
+/// its default. The builders and the diff's api verdicts both ask this.
+pub fn new_takes(f: &Field) -> bool {
+    match &f.role {
+        Role::Required => true,
+        Role::Optional => matches!(f.ty, Type::Nullable(_)),
+        Role::Defaulted(_) | Role::Fixed(_) => false,
+    }
+}
+
+/// The members a struct's `new` takes, in the order it takes them: the
+/// schema's, but a JSON-RPC `id` first, as envelopes are read
+/// (`ListToolsRequest::new(id, params)`). A struct whose `new` takes none has
+/// `Default`.
+pub fn new_params(s: &Struct) -> Vec<&Field> {
+    let mut params: Vec<&Field> = s.stored().filter(|f| new_takes(f)).collect();
+    params.sort_by_key(|f| f.wire != "id");
+    params
+}
+
 pub fn member_name(f: &Field) -> String {
     match f.role {
         Role::Fixed(_) => const_name(&f.wire),

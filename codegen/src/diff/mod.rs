@@ -16,9 +16,9 @@
 //! | `enum-opened` / `enum-closed` | `\| string` added / removed | old readers / old writers | breaks |
 //! | `const-added` / `const-removed` | an exported const | none | none / breaks |
 //! | `const-value-changed` | a const's value (an error code renumbered) | both | none, unless its type changed |
-//! | `field-added-optional` | a new optional member, own or through a base | none | breaks struct literals |
+//! | `field-added-optional` | a new optional member, own or through a base | none | breaks struct literals (and `new`, which takes an optional member that may be `null`) |
 //! | `field-added-required` | a new required member, own or through a base | old writers | breaks `new` and struct literals |
-//! | `field-removed` | a member is gone | old readers when it was required | breaks |
+//! | `field-removed` | a member is gone | old readers when it was required | breaks (a fixed member: its const is gone) |
 //! | `field-made-required` / `field-made-optional` | `?` removed / added | old writers / old readers | breaks |
 //! | `field-type-changed` | a member's type | judged | breaks |
 //! | `fixed-value-changed` | a member fixed by a literal (`method`, `type`) has another value | both | none |
@@ -41,8 +41,10 @@
 //! **api** gives the reason code compiled against OLD's generated module fails to
 //! compile against NEW's, or nothing. The generated structs are not
 //! `#[non_exhaustive]`, so any new field breaks code that builds the struct with
-//! a literal (a new required one breaks `new` too), and any new variant breaks
-//! exhaustive matches.
+//! a literal (one that `new` takes breaks `new` too: `rust::new_takes`, the
+//! builders' own rule), and any new variant breaks exhaustive matches. A member
+//! fixed by a literal is no field but a const of its struct
+//! (`CreateMessageRequest::JSONRPC`): when it goes, the const goes.
 //!
 //! # Members as the struct has them
 //!
@@ -70,11 +72,13 @@
 //! then reported under its new name (`JSONRPCError` → `JSONRPCErrorResponse`
 //! in 2025-11-25: `id` made optional, `error` now the named `Error`).
 
+mod change;
 pub mod compat;
 pub mod facts;
 pub mod html;
 mod rename;
 pub mod report;
+mod verdict;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -82,210 +86,9 @@ use compat::Compat;
 use facts::{Edit, FactKind, FactSet, Facts, fact_set, is_below};
 
 use crate::model::{Field, Item, ItemKind, Revision, Target, Type};
-use crate::rust::RustTypes;
-
-/// Which side of a conversation breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Wire {
-    None,
-    /// A peer built on OLD rejects what a peer built on NEW sends.
-    OldReaders,
-    /// A peer built on NEW rejects what a peer built on OLD sends.
-    OldWriters,
-    Both,
-}
-
-impl Wire {
-    pub fn from_breaks(old_readers: bool, old_writers: bool) -> Wire {
-        match (old_readers, old_writers) {
-            (false, false) => Wire::None,
-            (true, false) => Wire::OldReaders,
-            (false, true) => Wire::OldWriters,
-            (true, true) => Wire::Both,
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Wire::None => "none",
-            Wire::OldReaders => "old-readers",
-            Wire::OldWriters => "old-writers",
-            Wire::Both => "both",
-        }
-    }
-    pub fn explain(self) -> &'static str {
-        match self {
-            Wire::None => "compatible",
-            Wire::OldReaders => "breaks old readers (an OLD peer rejects what a NEW peer sends)",
-            Wire::OldWriters => "breaks old writers (a NEW peer rejects what an OLD peer sends)",
-            Wire::Both => "breaks both directions",
-        }
-    }
-}
-
-/// The kind of a change: one variant per row of the table in the module docs
-/// (a test checks that the two agree), printed as the row's kebab-case id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ChangeId {
-    TypeAdded,
-    TypeRemoved,
-    TypeRenamed,
-    TypeKindChanged,
-    TypeBasesChanged,
-    AliasChanged,
-    UnionRuleChanged,
-    EnumOpened,
-    EnumClosed,
-    ConstAdded,
-    ConstRemoved,
-    ConstValueChanged,
-    FieldAddedOptional,
-    FieldAddedRequired,
-    FieldRemoved,
-    FieldMadeRequired,
-    FieldMadeOptional,
-    FieldTypeChanged,
-    FixedValueChanged,
-    FieldInherited,
-    FieldRedeclared,
-    ValueAdded,
-    ValueRemoved,
-    VariantAdded,
-    VariantRemoved,
-    VariantChanged,
-    MethodAdded,
-    MethodRemoved,
-    MethodChanged,
-    MethodResultChanged,
-    Deprecated,
-    Undeprecated,
-    DeprecationChanged,
-    DocsChanged,
-}
-
-impl ChangeId {
-    /// Every id, in the order of the table.
-    pub const ALL: &[ChangeId] = &[
-        ChangeId::TypeAdded,
-        ChangeId::TypeRemoved,
-        ChangeId::TypeRenamed,
-        ChangeId::TypeKindChanged,
-        ChangeId::TypeBasesChanged,
-        ChangeId::AliasChanged,
-        ChangeId::UnionRuleChanged,
-        ChangeId::EnumOpened,
-        ChangeId::EnumClosed,
-        ChangeId::ConstAdded,
-        ChangeId::ConstRemoved,
-        ChangeId::ConstValueChanged,
-        ChangeId::FieldAddedOptional,
-        ChangeId::FieldAddedRequired,
-        ChangeId::FieldRemoved,
-        ChangeId::FieldMadeRequired,
-        ChangeId::FieldMadeOptional,
-        ChangeId::FieldTypeChanged,
-        ChangeId::FixedValueChanged,
-        ChangeId::FieldInherited,
-        ChangeId::FieldRedeclared,
-        ChangeId::ValueAdded,
-        ChangeId::ValueRemoved,
-        ChangeId::VariantAdded,
-        ChangeId::VariantRemoved,
-        ChangeId::VariantChanged,
-        ChangeId::MethodAdded,
-        ChangeId::MethodRemoved,
-        ChangeId::MethodChanged,
-        ChangeId::MethodResultChanged,
-        ChangeId::Deprecated,
-        ChangeId::Undeprecated,
-        ChangeId::DeprecationChanged,
-        ChangeId::DocsChanged,
-    ];
-
-    /// The kebab-case id: `field-added-required`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChangeId::TypeAdded => "type-added",
-            ChangeId::TypeRemoved => "type-removed",
-            ChangeId::TypeRenamed => "type-renamed",
-            ChangeId::TypeKindChanged => "type-kind-changed",
-            ChangeId::TypeBasesChanged => "type-bases-changed",
-            ChangeId::AliasChanged => "alias-changed",
-            ChangeId::UnionRuleChanged => "union-rule-changed",
-            ChangeId::EnumOpened => "enum-opened",
-            ChangeId::EnumClosed => "enum-closed",
-            ChangeId::ConstAdded => "const-added",
-            ChangeId::ConstRemoved => "const-removed",
-            ChangeId::ConstValueChanged => "const-value-changed",
-            ChangeId::FieldAddedOptional => "field-added-optional",
-            ChangeId::FieldAddedRequired => "field-added-required",
-            ChangeId::FieldRemoved => "field-removed",
-            ChangeId::FieldMadeRequired => "field-made-required",
-            ChangeId::FieldMadeOptional => "field-made-optional",
-            ChangeId::FieldTypeChanged => "field-type-changed",
-            ChangeId::FixedValueChanged => "fixed-value-changed",
-            ChangeId::FieldInherited => "field-inherited",
-            ChangeId::FieldRedeclared => "field-redeclared",
-            ChangeId::ValueAdded => "value-added",
-            ChangeId::ValueRemoved => "value-removed",
-            ChangeId::VariantAdded => "variant-added",
-            ChangeId::VariantRemoved => "variant-removed",
-            ChangeId::VariantChanged => "variant-changed",
-            ChangeId::MethodAdded => "method-added",
-            ChangeId::MethodRemoved => "method-removed",
-            ChangeId::MethodChanged => "method-changed",
-            ChangeId::MethodResultChanged => "method-result-changed",
-            ChangeId::Deprecated => "deprecated",
-            ChangeId::Undeprecated => "undeprecated",
-            ChangeId::DeprecationChanged => "deprecation-changed",
-            ChangeId::DocsChanged => "docs-changed",
-        }
-    }
-}
-
-impl std::fmt::Display for ChangeId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.as_str())
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Change {
-    pub id: ChangeId,
-    /// The item's path in NEW (in OLD for what NEW no longer has).
-    pub path: String,
-    pub old: Option<String>,
-    pub new: Option<String>,
-    pub wire: Wire,
-    /// Why code built against OLD's types fails to compile against NEW's.
-    pub api: Option<String>,
-    /// Context: the types that inherit a member, the type a member moved to.
-    pub detail: Option<String>,
-    /// How the change edits OLD's facts on the way to NEW's ([`facts::apply`]).
-    pub edits: Vec<Edit>,
-}
-
-impl Change {
-    pub fn is_breaking(&self) -> bool {
-        self.wire != Wire::None || self.api.is_some()
-    }
-    pub fn is_docs(&self) -> bool {
-        self.id == ChangeId::DocsChanged
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct Diff {
-    pub old: String,
-    pub new: String,
-    /// By path, then id.
-    pub changes: Vec<Change>,
-}
-
-impl Diff {
-    pub fn is_empty(&self) -> bool {
-        self.changes.is_empty()
-    }
-}
+use crate::rust::{RustTypes, const_name, new_takes};
+pub use change::{Change, ChangeId, Diff, Wire};
+use verdict::{first_line, type_part};
 
 /// Diffs two revisions.
 pub fn diff(old: &Revision, new: &Revision) -> Diff {
@@ -600,237 +403,6 @@ impl Cx<'_> {
             });
         }
         self.changes.extend(derived);
-    }
-
-    fn simple(&self, path: &str, id: ChangeId, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
-        Change {
-            id,
-            path: path.to_string(),
-            old: o.cloned(),
-            new: n.cloned(),
-            wire: Wire::None,
-            api: None,
-            detail: None,
-            edits,
-        }
-    }
-
-    fn item_in<'r>(rev: &'r Revision, path: &str) -> Option<&'r Item> {
-        match rev.resolve_path(path)?.target {
-            Target::Item(i) => Some(i),
-            Target::Field(_, f) => match inner_named(&f.ty) {
-                Some(n) => rev.item(n),
-                None => None,
-            },
-            _ => None,
-        }
-    }
-
-    fn field_in<'r>(rev: &'r Revision, path: &str) -> Option<&'r Field> {
-        match rev.resolve_path(path)?.target {
-            Target::Field(_, f) => Some(f),
-            _ => None,
-        }
-    }
-
-    fn type_change(&self, root: &str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
-        let is_const = |s: Option<&String>| s.is_some_and(|s| s.starts_with("const "));
-        let id = match (o, n) {
-            (None, _) if is_const(n) => ChangeId::ConstAdded,
-            (None, _) => ChangeId::TypeAdded,
-            (_, None) if is_const(o) => ChangeId::ConstRemoved,
-            (_, None) => ChangeId::TypeRemoved,
-            (Some(a), Some(b)) => match (kind_word(a), kind_word(b)) {
-                ("const", "const") => ChangeId::ConstValueChanged,
-                ("enum", "enum") if b.starts_with("open") => ChangeId::EnumOpened,
-                ("enum", "enum") => ChangeId::EnumClosed,
-                ("union", "union") => ChangeId::UnionRuleChanged,
-                ("object", "object") => ChangeId::TypeBasesChanged,
-                ("alias", "alias") => ChangeId::AliasChanged,
-                _ => ChangeId::TypeKindChanged,
-            },
-        };
-        let mut c = self.simple(root, id, o, n, edits);
-        match id {
-            ChangeId::TypeRemoved => c.api = Some("the type is gone".into()),
-            ChangeId::ConstRemoved => c.api = Some("the const is gone".into()),
-            ChangeId::ConstValueChanged => {
-                c.wire = Wire::Both;
-                let lit_kind = |s: &str| s.split_whitespace().nth(1).map(|v| v.starts_with('"'));
-                if o.map(|s| lit_kind(s)) != n.map(|s| lit_kind(s)) {
-                    c.api = Some("the const's type changed".into());
-                }
-            }
-            ChangeId::EnumOpened => {
-                c.wire = Wire::OldReaders;
-                c.api = Some("the catch-all variant `Other` is new".into());
-            }
-            ChangeId::EnumClosed => {
-                c.wire = Wire::OldWriters;
-                c.api = Some("the catch-all variant `Other` is gone".into());
-            }
-            ChangeId::AliasChanged | ChangeId::TypeKindChanged => {
-                c.api = Some("the type changed".into());
-                if let (Some(oi), Some(ni)) =
-                    (Self::item_in(self.old, &self.old_path(root)), Self::item_in(self.new, root))
-                {
-                    let (ot, nt) = (Type::Named(oi.name.clone()), Type::Named(ni.name.clone()));
-                    c.wire = Wire::from_breaks(
-                        !Compat::new(self.old, self.new).accepts(&ot, &nt),
-                        !Compat::new(self.new, self.old).accepts(&nt, &ot),
-                    );
-                } else {
-                    c.wire = Wire::Both;
-                }
-            }
-            _ => {}
-        }
-        c
-    }
-
-    fn field_change(&self, path: &str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
-        let of = Self::field_in(self.old, &self.old_path(path));
-        let nf = Self::field_in(self.new, path);
-        // Every member a struct has, inherited or its own, is a field fact: a fact
-        // that comes or goes is a member that does. A member that moves to or from a
-        // base keeps its fact, and the move is its `@from` fact's change (`classify`).
-        let id = match (o, n) {
-            (None, _) if nf.is_some_and(|f| f.is_required()) => ChangeId::FieldAddedRequired,
-            (None, _) => ChangeId::FieldAddedOptional,
-            (_, None) => ChangeId::FieldRemoved,
-            (Some(a), Some(b)) if type_part(a) == type_part(b) => {
-                if b.starts_with("required") {
-                    ChangeId::FieldMadeRequired
-                } else {
-                    ChangeId::FieldMadeOptional
-                }
-            }
-            _ if of.is_some_and(is_fixed) && nf.is_some_and(is_fixed) => ChangeId::FixedValueChanged,
-            _ => ChangeId::FieldTypeChanged,
-        };
-        let mut c = self.simple(path, id, o, n, edits);
-        c.wire = Wire::from_breaks(
-            !Compat::new(self.old, self.new).field_accepts(of, nf),
-            !Compat::new(self.new, self.old).field_accepts(nf, of),
-        );
-        let rust = |f: Option<&Field>| f.is_some_and(|f| !is_fixed(f));
-        c.api = match id {
-            ChangeId::FieldAddedRequired if rust(nf) && nf.is_some_and(|f| f.role.default().is_some()) => {
-                Some("struct literals must name the new field (`new` sets its default)".into())
-            }
-            ChangeId::FieldAddedRequired if rust(nf) => {
-                Some("`new` takes the new member, and struct literals must name it".into())
-            }
-            ChangeId::FieldAddedOptional if rust(nf) => Some("struct literals must name the new field".into()),
-            ChangeId::FieldRemoved if rust(of) => Some("the field is gone".into()),
-            ChangeId::FieldMadeRequired if rust(nf) => Some("`Option<T>` became `T`".into()),
-            ChangeId::FieldMadeOptional if rust(nf) => Some("`T` became `Option<T>`".into()),
-            ChangeId::FieldTypeChanged if rust(of) || rust(nf) => {
-                let same = of
-                    .zip(nf)
-                    .is_some_and(|(a, b)| RustTypes::api(self.old).field(a) == RustTypes::api(self.new).field(b));
-                (!same).then(|| "the field's type changed".to_string())
-            }
-            _ => None,
-        };
-        let owner = path.rsplit_once('.').map(|(o, _)| o).unwrap_or(path);
-        let through = |f: Option<&Field>, rev: &Revision| {
-            f.filter(|f| {
-                rev.resolve_path(owner).is_some_and(|r| matches!(r.target, Target::Item(i) if i.name != f.declared_in))
-            })
-            .map(|f| format!("through {}", f.declared_in))
-        };
-        // Where the member comes from: the new revision's base, else (a member that
-        // is gone) the old one's.
-        c.detail = through(nf, self.new).or_else(|| through(of, self.old));
-        c
-    }
-
-    fn value_change(&self, path: &str, added: bool, edits: Vec<Edit>) -> Change {
-        let root = path.rsplit_once(".\"").map(|(r, _)| r).unwrap_or(path);
-        let open =
-            |set: &FactSet, root: &str| set.facts.get(&format!("{root}@type")).is_some_and(|s| s.starts_with("open"));
-        let (id, wire, api) = if added {
-            let wire = if open(self.old_set, &self.old_path(root)) { Wire::None } else { Wire::OldReaders };
-            (ChangeId::ValueAdded, wire, "exhaustive matches must handle the new variant")
-        } else {
-            let wire = if open(self.new_set, root) { Wire::None } else { Wire::OldWriters };
-            (ChangeId::ValueRemoved, wire, "the variant is gone")
-        };
-        Change { wire, api: Some(api.into()), ..self.simple(path, id, None, None, edits) }
-    }
-
-    fn variant_change(&self, path: &str, o: Option<&String>, n: Option<&String>, edits: Vec<Edit>) -> Change {
-        let (root, name) = path.rsplit_once('|').unwrap_or((path, ""));
-        let old_union = Self::item_in(self.old, &self.old_path(root));
-        let new_union = Self::item_in(self.new, root);
-        let variant = |u: Option<&Item>| match u.map(|i| &i.kind) {
-            Some(ItemKind::Union(u)) => u.variants.iter().find(|v| v.name == name).cloned(),
-            _ => None,
-        };
-        let (ov, nv) = (variant(old_union), variant(new_union));
-        let (om, nm) = (ov.as_ref().map(|v| v.ty.clone()), nv.as_ref().map(|v| v.ty.clone()));
-        let union_accepts = |reader: &Revision, writer: &Revision, u: Option<&Item>, t: &Option<Type>| match (u, t) {
-            (Some(u), Some(t)) => Compat::new(reader, writer).accepts(&Type::Named(u.name.clone()), t),
-            _ => false,
-        };
-        let (id, wire, api) = match (o, n) {
-            (None, _) => (
-                ChangeId::VariantAdded,
-                Wire::from_breaks(!union_accepts(self.old, self.new, old_union, &nm), false),
-                "exhaustive matches must handle the new member",
-            ),
-            (_, None) => (
-                ChangeId::VariantRemoved,
-                Wire::from_breaks(false, !union_accepts(self.new, self.old, new_union, &om)),
-                "the member is gone",
-            ),
-            _ => {
-                let (a, b) = (om.clone().unwrap_or(Type::Json), nm.clone().unwrap_or(Type::Json));
-                // The summary also says what tags the member (`Dot when "dot"`): a new
-                // tag changes what is read, not the Rust type the variant holds.
-                let rust = |rev: &Revision, v: &Option<crate::model::Variant>, t: &Type| {
-                    RustTypes::api(rev).boxed(t, v.as_ref().is_some_and(|v| v.boxed))
-                };
-                let same = rust(self.old, &ov, &a) == rust(self.new, &nv, &b);
-                (
-                    ChangeId::VariantChanged,
-                    Wire::from_breaks(
-                        !Compat::new(self.old, self.new).accepts(&a, &b),
-                        !Compat::new(self.new, self.old).accepts(&b, &a),
-                    ),
-                    if same { "" } else { "the member's type changed" },
-                )
-            }
-        };
-        let api = (!api.is_empty()).then(|| api.to_string());
-        Change { wire, api, ..self.simple(path, id, o, n, edits) }
-    }
-}
-
-/// `required string` → `string`.
-fn type_part(summary: &str) -> &str {
-    summary.split_once(' ').map(|(_, t)| t).unwrap_or(summary)
-}
-
-fn first_line(text: &str) -> String {
-    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    if line.chars().count() > 80 {
-        format!("{}…", line.chars().take(79).collect::<String>())
-    } else {
-        line.to_string()
-    }
-}
-
-fn is_fixed(f: &Field) -> bool {
-    f.role.fixed().is_some()
-}
-
-fn inner_named(t: &Type) -> Option<&str> {
-    match t {
-        Type::Named(n) => Some(n),
-        Type::Nullable(t) | Type::Array(t) | Type::Map(t) => inner_named(t),
-        _ => None,
     }
 }
 

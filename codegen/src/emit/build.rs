@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use super::items::{Cx, deprecated_text, literal_text};
 use crate::model::{Field, Item, ItemKind, LiteralValue, Revision, Role, Struct, Type, Union};
-use crate::rust::{RustType, member_name};
+use crate::rust::{RustType, member_name, new_params, new_takes};
 
 /// For each struct and field, the value a union's selector picks it by:
 /// `(InputRequiredResult, resultType)` → `input_required`.
@@ -60,11 +60,7 @@ fn stored(arg: &str, into: bool, boxed: bool) -> String {
 
 /// The struct's `new` takes no arguments, so it has `Default`.
 pub fn has_default(s: &Struct) -> bool {
-    s.stored().all(|f| match &f.role {
-        Role::Required => false,
-        Role::Optional => !matches!(f.ty, Type::Nullable(_)),
-        _ => true,
-    })
+    new_params(s).is_empty()
 }
 
 /// The widest line a signature is written on before its parameters go one per
@@ -106,27 +102,33 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
     let mut params = Vec::new();
     let mut inits = Vec::new();
     let mut setters = String::new();
-    // Arguments in schema order, but a JSON-RPC `id` first, as envelopes are read:
-    // `ListToolsRequest::new(id, params)`, `JSONRPCErrorResponse::new(id, error)`.
+    // Its parameters first, in their order (`rust::new_params`), then the members
+    // that start at `None` or their default.
+    // The members in schema order, but a JSON-RPC `id` first (the order of
+    // `rust::new_params`, which decides which of them `new` takes).
     let mut order: Vec<&Field> = s.stored().collect();
     order.sort_by_key(|f| f.wire != "id");
     for f in order {
         let field = member_name(f);
-        match &f.role {
-            Role::Required => {
-                // A nullable member is passed as the `Option` it is.
-                let (ty, into) = match &f.ty {
-                    Type::Nullable(_) => (cx.types().boxed(&f.ty, f.boxed).to_string(), false),
-                    t => param(cx, t),
-                };
-                params.push(format!("{field}: {ty}"));
-                let boxed = f.boxed && !matches!(f.ty, Type::Nullable(_));
-                if into || boxed {
-                    inits.push(format!("{field}: {}", stored(&field, into, boxed)));
-                } else {
-                    inits.push(field);
-                }
+        if new_takes(f) {
+            // A nullable member is passed as the `Option` it is: absent and `null`
+            // differ (an error's `id`), and the caller says which.
+            let (ty, into) = match &f.ty {
+                Type::Nullable(_) => (cx.types().boxed(&f.ty, f.boxed).to_string(), false),
+                t => param(cx, t),
+            };
+            params.push(format!("{field}: {ty}"));
+            let boxed = f.boxed && !matches!(f.ty, Type::Nullable(_));
+            if matches!(f.role, Role::Optional) {
+                inits.push(format!("{field}: ::std::option::Option::Some({field})"));
+            } else if into || boxed {
+                inits.push(format!("{field}: {}", stored(&field, into, boxed)));
+            } else {
+                inits.push(field);
             }
+            continue;
+        }
+        match &f.role {
             Role::Defaulted(d) => {
                 let picked = cx.picked.get(&(item.name.clone(), f.wire.clone()));
                 let value = match picked {
@@ -136,19 +138,11 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
                 let value = value.unwrap_or_else(|| "::std::default::Default::default()".to_string());
                 inits.push(format!("{field}: {value}"));
             }
-            Role::Optional => match &f.ty {
-                // Absent and `null` differ here (an error's `id`): the caller says which.
-                Type::Nullable(_) => {
-                    let ty = cx.types().boxed(&f.ty, f.boxed);
-                    params.push(format!("{field}: {ty}"));
-                    inits.push(format!("{field}: ::std::option::Option::Some({field})"));
-                }
-                t => {
-                    inits.push(format!("{field}: ::std::option::Option::None"));
-                    setter(&mut setters, f, t, cx);
-                }
-            },
-            Role::Fixed(_) => {}
+            Role::Optional => {
+                inits.push(format!("{field}: ::std::option::Option::None"));
+                setter(&mut setters, f, &f.ty, cx);
+            }
+            Role::Required | Role::Fixed(_) => {}
         }
     }
     let mut out = format!("impl {name} {{\n");

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
+use super::calls::{Call, MemberKind, ObjectMember, Tags, UnionCallRule, UnionMember};
 use super::docs::{Links, inline_origin, render};
 use crate::model::*;
 use crate::rust::{NumberWrap, RustType, RustTypes, member_name, union_derives};
@@ -204,7 +205,7 @@ pub(super) fn deprecated_text(dep: &Deprecation) -> String {
 pub struct Emitted {
     pub tokens: TokenStream,
     pub impls: String,
-    pub call: Option<String>,
+    pub call: Option<Call>,
 }
 
 impl Emitted {
@@ -290,26 +291,6 @@ fn variant_doc(u: &Union, i: usize) -> Option<String> {
     }
 }
 
-/// ` as int`, ` as float`, or nothing.
-fn wrap_text(rev: &Revision, t: &Type) -> String {
-    NumberWrap::of(rev, t).word().map(|w| format!(" as {w}")).unwrap_or_default()
-}
-
-/// A macro call: `crate::rt::NAME! {`, the header line, the member lines, `}`.
-fn macro_call(name: &str, header: &str, members: &[String]) -> String {
-    if members.is_empty() {
-        return format!("crate::rt::{name}! {{\n    {header} {{}}\n}}\n");
-    }
-    let mut out = format!("crate::rt::{name}! {{\n    {header} {{\n");
-    for m in members {
-        out.push_str("        ");
-        out.push_str(m);
-        out.push_str(",\n");
-    }
-    out.push_str("    }\n}\n");
-    out
-}
-
 fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
     let name = ident(&item.name);
     let dep = deprecated_attr(&item.docs.deprecated);
@@ -365,35 +346,34 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
     };
 
     let types = cx.types();
-    let members: Vec<String> = s
+    let members = s
         .fields
         .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            // The member's position leads its line: the struct's `read_object` matches on it.
-            let wire = format!("{i} {:?}", f.wire);
-            let ty = types.boxed(&f.ty, f.boxed);
-            match &f.role {
+        .map(|f| {
+            let ty = types.boxed(&f.ty, f.boxed).to_string();
+            let wrap = NumberWrap::of(cx.rev, &f.ty);
+            let kind = match &f.role {
                 Role::Fixed(l) => {
-                    let (value, cty) = literal_text(&l.value);
-                    format!("{wire} fixed {}: {cty} = {value}", member_name(f))
+                    let (value, ty) = literal_text(&l.value);
+                    MemberKind::Fixed { ty, value }
                 }
-                Role::Optional => format!("{wire}: optional {}: {ty}{}", member_name(f), wrap_text(cx.rev, &f.ty)),
+                Role::Optional => MemberKind::Optional { ty, wrap },
                 Role::Defaulted(d) => match cx.default_text(&f.ty, &d.value) {
-                    Some(default) => {
-                        format!("{wire}: defaulted {}: {ty}{} = {default}", member_name(f), wrap_text(cx.rev, &f.ty))
-                    }
-                    None => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(cx.rev, &f.ty)),
+                    Some(default) => MemberKind::Defaulted { ty, wrap, default },
+                    None => MemberKind::Required { ty, wrap },
                 },
-                Role::Required => format!("{wire}: required {}: {ty}{}", member_name(f), wrap_text(cx.rev, &f.ty)),
-            }
+                Role::Required => MemberKind::Required { ty, wrap },
+            };
+            ObjectMember { wire: f.wire.clone(), field: member_name(f), kind }
         })
         .collect();
-    let mut header = if s.extra == "extra" { item.name.clone() } else { format!("{} (extra: {})", item.name, s.extra) };
-    if crate::protocol::refuses_id(item) {
-        header.push_str(" notification");
-    }
-    Emitted { tokens, impls: builders + &upcasts + &errors, call: Some(macro_call("object", &header, &members)) }
+    let call = Call::Object {
+        name: item.name.clone(),
+        extra: s.extra.clone(),
+        notification: crate::protocol::refuses_id(item),
+        members,
+    };
+    Emitted { tokens, impls: builders + &upcasts + &errors, call: Some(call) }
 }
 
 fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
@@ -430,9 +410,12 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -
             #other
         }
     };
-    let members: Vec<String> = e.values.iter().map(|v| format!("{} = {:?}", v.rust, v.value)).collect();
-    let header = format!("{} {}", item.name, if e.open { "open" } else { "closed" });
-    Emitted { call: Some(macro_call("string_enum", &header, &members)), ..Emitted::tokens(tokens) }
+    let call = Call::StringEnum {
+        name: item.name.clone(),
+        open: e.open,
+        values: e.values.iter().map(|v| (v.rust.clone(), v.value.clone())).collect(),
+    };
+    Emitted { call: Some(call), ..Emitted::tokens(tokens) }
 }
 
 fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
@@ -487,33 +470,32 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
     };
 
     let types = cx.types();
-    let member =
-        |v: &crate::model::Variant| format!("{}({}){}", v.name, types.boxed(&v.ty, v.boxed), wrap_text(cx.rev, &v.ty));
-    let (header, members): (String, Vec<String>) = match &u.rule {
-        UnionRule::Tagged { field, fallback } => (
-            format!("{} by {field:?}", item.name),
-            u.variants
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let tags = if *fallback == Some(i) {
-                        "_".to_string()
-                    } else {
-                        format!("[{}]", v.tags.iter().map(|t| literal_text(&t.value).0).collect::<Vec<_>>().join(", "))
-                    };
-                    format!("{} = {tags}", member(v))
-                })
-                .collect(),
-        ),
-        UnionRule::Selected(sel) => {
-            let picks: Vec<String> =
-                sel.tags.iter().map(|(value, k)| format!("{value:?} => {}", u.variants[*k].name)).collect();
-            let other = sel.other.map(|k| format!(", unlisted {}", u.variants[k].name)).unwrap_or_default();
-            let selector = format!(", {:?} ({}) picks {{ {} }}{other}", sel.field, sel.values_of, picks.join(", "));
-            (format!("{} by shape{selector}", item.name), u.variants.iter().map(member).collect())
-        }
-        UnionRule::Shape => (format!("{} by shape", item.name), u.variants.iter().map(member).collect()),
-        UnionRule::Kind => (format!("{} by kind", item.name), u.variants.iter().map(member).collect()),
+    let members = u
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| UnionMember {
+            variant: v.name.clone(),
+            ty: types.boxed(&v.ty, v.boxed).to_string(),
+            wrap: NumberWrap::of(cx.rev, &v.ty),
+            tags: match &u.rule {
+                UnionRule::Tagged { fallback, .. } if *fallback == Some(i) => Tags::Any,
+                UnionRule::Tagged { .. } => Tags::Values(v.tags.iter().map(|t| literal_text(&t.value).0).collect()),
+                _ => Tags::Untagged,
+            },
+        })
+        .collect();
+    let rule = match &u.rule {
+        UnionRule::Tagged { field, .. } => UnionCallRule::Tagged { field: field.clone() },
+        UnionRule::Shape => UnionCallRule::Shape,
+        UnionRule::Kind => UnionCallRule::Kind,
+        UnionRule::Selected(sel) => UnionCallRule::Selected {
+            field: sel.field.clone(),
+            values_of: sel.values_of.clone(),
+            picks: sel.tags.iter().map(|(value, k)| (value.clone(), u.variants[*k].name.clone())).collect(),
+            unlisted: sel.other.map(|k| u.variants[k].name.clone()),
+        },
     };
-    Emitted { tokens, impls: froms, call: Some(macro_call("union", &header, &members)) }
+    let call = Call::Union { name: item.name.clone(), rule, members };
+    Emitted { tokens, impls: froms, call: Some(call) }
 }

@@ -1,0 +1,288 @@
+//! Object types: a declaration's members, its bases (`extends`, intersections,
+//! `Omit`, `Pick`) merged into one shape, before it becomes a struct.
+
+use super::*;
+
+/// The fields and index signature an object type contributes to those that extend it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ObjectShape {
+    pub(super) fields: Vec<Field>,
+    pub(super) index: Option<Type>,
+    pub(super) bases: Vec<String>,
+}
+
+impl ObjectShape {
+    pub(super) fn into_struct(self) -> Struct {
+        let extra = extra_field_name(&self.fields);
+        Struct { bases: self.bases, fields: self.fields, index: self.index, extra }
+    }
+
+    /// Adds or replaces a field: a redeclared field keeps its place and takes the
+    /// new type (TypeScript only lets a subtype narrow it).
+    pub(super) fn put(&mut self, f: Field) {
+        match self.fields.iter_mut().find(|g| g.wire == f.wire) {
+            Some(g) => {
+                let docs =
+                    if f.docs.text.is_empty() && f.docs.deprecated.is_none() { g.docs.clone() } else { f.docs.clone() };
+                *g = Field { docs, ..f };
+            }
+            None => self.fields.push(f),
+        }
+    }
+    pub(super) fn merge(&mut self, other: ObjectShape) {
+        for f in other.fields {
+            self.put(f);
+        }
+        if other.index.is_some() {
+            self.index = other.index;
+        }
+        for b in other.bases {
+            if !self.bases.contains(&b) {
+                self.bases.push(b);
+            }
+        }
+    }
+}
+
+impl Lowerer<'_> {
+    /// The object shape of a declared interface or object-like alias, resolved once.
+    pub(super) fn object_of(&mut self, name: &str) -> Option<ObjectShape> {
+        if let Some(done) = self.objects.get(name) {
+            return done.clone();
+        }
+        if !self.in_progress.insert(name.to_string()) {
+            let span = self.decls.get(name).map(|d| d.span).unwrap_or_default();
+            self.diags.push(
+                Diagnostic::error(format!("`{name}` extends itself"))
+                    .at(self.path, span)
+                    .label("the chain of `extends` comes back here"),
+            );
+            return None;
+        }
+        let decl = self.decls.get(name).cloned();
+        let shape = match decl.as_ref().map(|d| &d.kind) {
+            Some(DeclKind::Interface { extends, members }) => {
+                let mut shape = ObjectShape::default();
+                for base in extends {
+                    if let Some(b) = self.base_shape(base, true) {
+                        shape.merge(b);
+                    }
+                }
+                let own = self.members_shape(members, name);
+                shape.merge(own);
+                Some(shape)
+            }
+            Some(DeclKind::Alias(ty)) => self.expr_shape(ty, name),
+            _ => None,
+        };
+        self.in_progress.remove(name);
+        self.objects.insert(name.to_string(), shape.clone());
+        shape
+    }
+
+    /// The shape a type contributes when used as a base or intersection part.
+    pub(super) fn base_shape(&mut self, ty: &TypeExpr, record_base: bool) -> Option<ObjectShape> {
+        match &ty.kind {
+            TypeKind::Ref { name, args } if name == "Omit" => {
+                let [target, keys] = args.as_slice() else {
+                    self.error_at(
+                        ty.span,
+                        "`Omit` takes two type arguments",
+                        "write `Omit<Type, \"key\" | \"other\">`",
+                    );
+                    return None;
+                };
+                let mut shape = self.base_shape(target, record_base)?;
+                let mut omit = Vec::new();
+                collect_string_literals(keys, &mut omit);
+                if omit.is_empty() {
+                    self.error_at(
+                        keys.span,
+                        "the keys of `Omit` must be string literals",
+                        "write `\"key\" | \"other\"`",
+                    );
+                }
+                shape.fields.retain(|f| !omit.contains(&f.wire));
+                Some(shape)
+            }
+            TypeKind::Ref { name, args } if name == "Pick" => {
+                let [target, keys] = args.as_slice() else {
+                    self.error_at(
+                        ty.span,
+                        "`Pick` takes two type arguments",
+                        "write `Pick<Type, \"key\" | \"other\">`",
+                    );
+                    return None;
+                };
+                let mut shape = self.base_shape(target, record_base)?;
+                let mut pick = Vec::new();
+                collect_string_literals(keys, &mut pick);
+                if pick.is_empty() {
+                    self.error_at(
+                        keys.span,
+                        "the keys of `Pick` must be string literals",
+                        "write `\"key\" | \"other\"`",
+                    );
+                }
+                for k in &pick {
+                    if !shape.fields.iter().any(|f| &f.wire == k) {
+                        self.error_at(
+                            keys.span,
+                            &format!("`Pick` names `{k}`, which the type has no member for"),
+                            "name only members the type has",
+                        );
+                    }
+                }
+                shape.fields.retain(|f| pick.contains(&f.wire));
+                Some(shape)
+            }
+            TypeKind::Ref { name, args } if matches!(name.as_str(), "Partial" | "Required" | "Readonly") => {
+                let [target] = args.as_slice() else {
+                    self.error_at(
+                        ty.span,
+                        &format!("`{name}` takes one type argument"),
+                        &format!("write `{name}<Type>`"),
+                    );
+                    return None;
+                };
+                let mut shape = self.base_shape(target, record_base)?;
+                for f in &mut shape.fields {
+                    match name.as_str() {
+                        "Partial" => make_optional(f),
+                        "Required" if f.role == Role::Optional => f.role = Role::of(false, &f.ty, None),
+                        _ => {}
+                    }
+                }
+                Some(shape)
+            }
+            TypeKind::Ref { name, args } if name == "Record" => {
+                let t = args
+                    .get(1)
+                    .map(|t| self.lower_type(t, "", "", InlineRole::Value, &Docs::default()))
+                    .unwrap_or(Type::Json);
+                Some(ObjectShape { index: Some(t), ..Default::default() })
+            }
+            TypeKind::Ref { name, args } if args.is_empty() => {
+                if !self.decls.contains_key(name) {
+                    self.undeclared(name, ty.span);
+                    return None;
+                }
+                match self.object_of(name) {
+                    Some(mut s) => {
+                        if record_base {
+                            s.bases = vec![name.clone()];
+                        } else {
+                            s.bases.clear();
+                        }
+                        Some(s)
+                    }
+                    None => {
+                        self.error_at(
+                            ty.span,
+                            &format!("`{name}` is not an object type and cannot be extended"),
+                            "extend an interface or an object type alias",
+                        );
+                        None
+                    }
+                }
+            }
+            TypeKind::Ref { name, .. } => {
+                self.error_at(
+                    ty.span,
+                    &format!("unsupported generic `{name}<...>` in a base type"),
+                    "only `Omit`, `Pick`, `Partial`, `Required`, `Readonly` and `Record<string, T>` are understood",
+                );
+                None
+            }
+            TypeKind::Unsupported { .. } => None,
+            _ => {
+                self.error_at(ty.span, "a base type must be a named object type", "extend an interface");
+                None
+            }
+        }
+    }
+
+    /// The shape of an object literal or intersection written in a type position.
+    pub(super) fn expr_shape(&mut self, ty: &TypeExpr, parent: &str) -> Option<ObjectShape> {
+        match &ty.kind {
+            TypeKind::Literal(members) => Some(self.members_shape(members, parent)),
+            TypeKind::Intersection(parts) => {
+                let mut shape = ObjectShape::default();
+                for p in parts {
+                    let s = match &p.kind {
+                        TypeKind::Literal(members) => Some(self.members_shape(members, parent)),
+                        TypeKind::Intersection(_) => self.expr_shape(p, parent),
+                        TypeKind::String
+                        | TypeKind::Number
+                        | TypeKind::Boolean
+                        | TypeKind::Null
+                        | TypeKind::StrLit(_)
+                        | TypeKind::NumLit(_)
+                        | TypeKind::BoolLit(_) => {
+                            self.error_at(
+                                p.span,
+                                "an intersection of a primitive type with an object type whose members are not all literal types",
+                                "a bounded or branded primitive is read when every other member is a literal (`number & { readonly minimum: 0 }`); otherwise use the primitive alone and put a bound in a JSDoc tag such as `@minimum 0`",
+                            );
+                            None
+                        }
+                        _ => self.base_shape(p, true),
+                    };
+                    if let Some(s) = s {
+                        shape.merge(s);
+                    }
+                }
+                Some(shape)
+            }
+            _ => self.base_shape(ty, false),
+        }
+    }
+
+    pub(super) fn members_shape(&mut self, members: &[Member], parent: &str) -> ObjectShape {
+        let mut shape = ObjectShape::default();
+        for m in members {
+            match m {
+                // `b?: never`: the member may not be there; as for any member the
+                // schema does not name, a peer's value is kept as unknown.
+                Member::Property { ty, optional: true, .. } if matches!(ty.kind, TypeKind::Never) => {}
+                Member::Property { name, optional, ty, doc, span } => {
+                    let mut docs = self.docs(doc.as_ref());
+                    let mut t = self.lower_type(ty, parent, name, InlineRole::Member, &docs);
+                    docs.constraints.append(&mut self.bounds);
+                    if let (true, Type::Literal(Literal { value: LiteralValue::Str(s), .. })) = (*optional, &t) {
+                        // An optional member fixed by a literal (`mode?: "form"`) is
+                        // checked when present: an enum of that one value.
+                        let enum_name = self.inline_name(parent, name, InlineRole::Member, ty.span);
+                        let kind = ItemKind::Enum(StringEnum {
+                            values: vec![EnumValue { value: s.clone(), rust: pascal_case(s), deprecated: None }],
+                            open: false,
+                        });
+                        t = self.add_inline(&enum_name, parent, name, InlineRole::Member, ty.span, kind);
+                    }
+                    let default = if *optional { None } else { default_of(&docs) };
+                    let f = Field {
+                        wire: name.clone(),
+                        rust: snake_case(name),
+                        role: Role::of(*optional, &t, default),
+                        ty: t,
+                        docs,
+                        span: *span,
+                        declared_in: parent.to_string(),
+                        boxed: false,
+                    };
+                    shape.put(f);
+                }
+                // `[key: string]: never`: no other members (the struct keeps a peer's
+                // anyway, as unknown ones).
+                Member::Index { ty, .. } if matches!(ty.kind, TypeKind::Never) => {}
+                Member::Index { ty, .. } => {
+                    let t = self.lower_type(ty, parent, "", InlineRole::Value, &Docs::default());
+                    // An index signature has no docs of its own to take bounds.
+                    self.bounds.clear();
+                    shape.index = Some(t);
+                }
+            }
+        }
+        shape
+    }
+}
