@@ -59,6 +59,8 @@ fn main() {
         (names[2], stream.iter().filter(|t| serde_json::from_str::<rms::JsonrpcMessage>(t).is_err()).count()),
         (names[3], stream.iter().filter(|t| serde_json::from_str::<rmcp::model::JsonRpcMessage>(t).is_err()).count()),
     ];
+    // Ours reads every message of the stream, both ways: a reject is a reader that broke.
+    assert_eq!((rejects[0].1, rejects[1].1), (0, 0), "ours rejects messages of the stream");
     let s = &stream;
     let mut readers = vec![
         Contender {
@@ -167,6 +169,7 @@ fn main() {
             typed.iter().filter(|(_, t)| serde_json::from_str::<rmcp::model::ServerJsonRpcMessage>(t).is_err()).count(),
         ),
     ];
+    assert_eq!(typed_rejects[0].1, 0, "ours rejects server messages as the type a client reads them as");
     let ty = &typed;
     let mut client = vec![
         Contender {
