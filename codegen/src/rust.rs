@@ -5,7 +5,9 @@
 
 use std::fmt;
 
-use crate::model::{Field, ItemKind, LiteralValue, Revision, Role, Struct, Type};
+use std::collections::BTreeMap;
+
+use crate::model::{Field, Item, ItemKind, LiteralValue, Revision, Role, Struct, Type, canonical};
 use crate::names::{field_ident, snake_case};
 
 /// A Rust type as the generated code spells it: a path, or a generic path with
@@ -154,6 +156,29 @@ impl<'a> RustTypes<'a> {
 
 /// The Rust name of a member's field (`r#type`, `self_`), or of its const for
 /// a fixed member (`METHOD`).
+/// The Rust expression of a member's default value, or `None` when the value
+/// is not one of the member's type (through aliases, to the enum or primitive
+/// they name). The one test of a default: `lower` drops a default this gives
+/// no expression for (with a warning), so emit never meets one.
+pub fn default_expr(items: &BTreeMap<String, Item>, ty: &Type, v: &LiteralValue) -> Option<String> {
+    match (canonical(items, ty), v) {
+        (Type::String, LiteralValue::Str(s)) => Some(format!("::std::string::String::from({s:?})")),
+        (Type::Integer, LiteralValue::Int(i)) => Some(i.to_string()),
+        (Type::Number, LiteralValue::Int(i)) => Some(format!("{:?}", *i as f64)),
+        (Type::Number, LiteralValue::Float(f)) => Some(format!("{f:?}")),
+        (Type::Boolean, LiteralValue::Bool(b)) => Some(b.to_string()),
+        (Type::Named(n), LiteralValue::Str(s)) => match items.get(n).map(|i| &i.kind) {
+            Some(ItemKind::Enum(e)) => match e.values.iter().find(|v| &v.value == s) {
+                Some(v) => Some(format!("{n}::{}", v.rust)),
+                None if e.open => Some(format!("{n}::Other(::std::string::String::from({s:?}))")),
+                None => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Whether a struct's `new` takes this member as a parameter: a required one,
 /// or an optional one that may be `null` (absent and `null` differ there, an
 /// error's `id`: the caller says which). Every other member starts at `None` or

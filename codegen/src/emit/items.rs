@@ -62,25 +62,10 @@ impl Cx<'_> {
         }
     }
 
-    /// The Rust expression for a member's default value (checked in `lower`).
+    /// The Rust expression for a member's default value (`rust::default_expr`;
+    /// `lower` has dropped every default it has none for).
     pub(crate) fn default_text(&self, ty: &Type, v: &LiteralValue) -> Option<String> {
-        // Through aliases, to the enum or primitive they name.
-        match (self.rev.canonical(ty), v) {
-            (Type::String, LiteralValue::Str(s)) => Some(format!("::std::string::String::from({s:?})")),
-            (Type::Integer, LiteralValue::Int(i)) => Some(i.to_string()),
-            (Type::Number, LiteralValue::Int(i)) => Some(format!("{:?}", *i as f64)),
-            (Type::Number, LiteralValue::Float(f)) => Some(format!("{f:?}")),
-            (Type::Boolean, LiteralValue::Bool(b)) => Some(b.to_string()),
-            (Type::Named(n), LiteralValue::Str(s)) => match self.rev.item(n).map(|i| &i.kind) {
-                Some(ItemKind::Enum(e)) => match e.values.iter().find(|v| &v.value == s) {
-                    Some(v) => Some(format!("{n}::{}", v.rust)),
-                    None if e.open => Some(format!("{n}::Other(::std::string::String::from({s:?}))")),
-                    None => None,
-                },
-                _ => None,
-            },
-            _ => None,
-        }
+        crate::rust::default_expr(&self.rev.items, ty, v)
     }
 
     fn doc_lines(&self, docs: &Docs, key: &str) -> Vec<String> {

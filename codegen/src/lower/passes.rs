@@ -59,7 +59,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// A default must be a value of its field's type; one that is not is dropped
+    /// A default must be a value of its field's type (`rust::default_expr`, the
+    /// one test, which emit writes the default with); one that is not is dropped
     /// with a warning.
     pub(super) fn check_defaults(&mut self) {
         let mut bad = Vec::new();
@@ -67,7 +68,7 @@ impl Lowerer<'_> {
             let ItemKind::Struct(s) = &item.kind else { continue };
             for f in &s.fields {
                 let Some(d) = f.role.default() else { continue };
-                if f.declared_in == item.name && !default_fits(&self.items, &f.ty, &d.value) {
+                if f.declared_in == item.name && crate::rust::default_expr(&self.items, &f.ty, &d.value).is_none() {
                     bad.push((item.name.clone(), f.wire.clone(), f.span, d.value.to_json(), f.ty.describe()));
                 }
             }
@@ -147,21 +148,6 @@ impl Lowerer<'_> {
                 }
             }
         }
-    }
-}
-
-fn default_fits(items: &BTreeMap<String, Item>, ty: &Type, v: &LiteralValue) -> bool {
-    match (ty, v) {
-        (Type::String, LiteralValue::Str(_))
-        | (Type::Boolean, LiteralValue::Bool(_))
-        | (Type::Integer, LiteralValue::Int(_)) => true,
-        (Type::Number, LiteralValue::Int(_) | LiteralValue::Float(_)) => true,
-        (Type::Named(n), LiteralValue::Str(s)) => match items.get(n).map(|i| &i.kind) {
-            Some(ItemKind::Enum(e)) => e.open || e.values.iter().any(|x| &x.value == s),
-            Some(ItemKind::Alias(t)) => default_fits(items, t, v),
-            _ => false,
-        },
-        _ => false,
     }
 }
 
