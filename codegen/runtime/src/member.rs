@@ -54,8 +54,8 @@ pub fn read_member<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 /// Reads a union's member; when it does not read, the error `explain` gives
 /// (reading again, tracking where), or none while a union tries its members
 /// quietly. (The first reading is not made quiet itself, though its error is
-/// never shown: a guard in every member's inline reader cost the generic read
-/// 15% more instruction-cache misses, for a gain on errors alone.) A member
+/// never shown: a guard in every member's inline reader costs the generic read
+/// more instruction-cache misses than it saves, for a gain on errors alone.) A member
 /// that does not read keeps nothing: what it recorded in the unknown-members
 /// log, and what the second reading recorded, is forgotten.
 #[inline]

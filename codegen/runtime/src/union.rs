@@ -317,7 +317,7 @@ pub fn union_error_of<E: de::Error>(
 /// members, which instantiates the member's whole serde code, and an inline
 /// function is compiled only in the crates that call it (as serde's generic code
 /// is), not in this one. Without it, this crate's own build compiled every
-/// member's reader for every union, used or not (about 1.6x the build time).
+/// member's reader for every union, used or not.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __mcp_union {
