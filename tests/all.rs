@@ -14,6 +14,7 @@ mod meaning;
 mod methods;
 mod mutants;
 mod negative;
+mod oracle;
 mod registry;
 mod schema_json;
 mod unions;

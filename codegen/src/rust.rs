@@ -154,8 +154,6 @@ impl<'a> RustTypes<'a> {
     }
 }
 
-/// The Rust name of a member's field (`r#type`, `self_`), or of its const for
-/// a fixed member (`METHOD`).
 /// The Rust expression of a member's default value, or `None` when the value
 /// is not one of the member's type (through aliases, to the enum or primitive
 /// they name). The one test of a default: `lower` drops a default this gives
@@ -201,6 +199,8 @@ pub fn new_params(s: &Struct) -> Vec<&Field> {
     params
 }
 
+/// The Rust name of a member's field (`r#type`, `self_`), or of its const for
+/// a fixed member (`METHOD`).
 pub fn member_name(f: &Field) -> String {
     match f.role {
         Role::Fixed(_) => const_name(&f.wire),

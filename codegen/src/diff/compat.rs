@@ -7,7 +7,9 @@
 
 use std::collections::HashSet;
 
-use crate::model::{Field, ItemKind, LiteralValue, Revision, Type};
+use serde_json::{Map, Value};
+
+use crate::model::{Field, ItemKind, LiteralValue, Revision, Type, Union};
 
 pub struct Compat<'a> {
     pub reader: &'a Revision,
@@ -83,11 +85,11 @@ impl<'a> Compat<'a> {
             }
             (ItemKind::Union(ru), ItemKind::Union(wu)) => {
                 let (ru, wu) = (ru.clone(), wu.clone());
-                wu.variants.iter().all(|wv| ru.variants.iter().any(|rv| self.accepts(&rv.ty, &wv.ty)))
+                wu.variants.iter().all(|wv| self.union_accepts(&ru, &wv.ty))
             }
             (ItemKind::Union(ru), _) => {
                 let ru = ru.clone();
-                ru.variants.iter().any(|rv| self.accepts(&rv.ty, &Type::Named(b.to_string())))
+                self.union_accepts(&ru, &Type::Named(b.to_string()))
             }
             (_, ItemKind::Union(wu)) => {
                 let wu = wu.clone();
@@ -95,6 +97,38 @@ impl<'a> Compat<'a> {
             }
             _ => false,
         }
+    }
+
+    /// A reader's union takes every value of `w`: some member the union's rule
+    /// would try for it takes it. The rule goes by the input's keys (and a
+    /// selector's value), so a member that would take `w` but that the rule
+    /// never tries for `w`'s keys does not count: an `EmptyResult`, which
+    /// takes any object, is not tried for one whose `content` another member
+    /// declares. A struct's values have its required members and maybe its
+    /// optional ones: the members tried for both key sets must take it.
+    fn union_accepts(&mut self, ru: &Union, w: &Type) -> bool {
+        let w = self.unalias(w, false);
+        let ws = match &w {
+            Type::Named(n) => match self.writer.item(n).map(|i| &i.kind) {
+                Some(ItemKind::Struct(s)) => Some(s.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(ws) = ws.filter(|_| ru.tag_field().is_none()) else {
+            return ru.variants.iter().any(|rv| self.accepts(&rv.ty, &w));
+        };
+        let value_of = |f: &Field| match f.role.fixed().or(f.role.default()).map(|l| &l.value) {
+            Some(LiteralValue::Str(s)) => Value::String(s.clone()),
+            _ => Value::Null,
+        };
+        let fewest: Map<String, Value> =
+            ws.fields.iter().filter(|f| f.is_required()).map(|f| (f.wire.clone(), value_of(f))).collect();
+        let most: Map<String, Value> = ws.fields.iter().map(|f| (f.wire.clone(), value_of(f))).collect();
+        [fewest, most].into_iter().all(|keys| {
+            let tried = crate::rule::candidates(self.reader, ru, &Value::Object(keys));
+            tried.iter().any(|&i| self.accepts(&ru.variants[i].ty, &w))
+        })
     }
 
     fn named_accepts_plain(&mut self, a: &str, w: &Type) -> bool {
@@ -117,7 +151,7 @@ impl<'a> Compat<'a> {
                 Type::String => e.open,
                 _ => false,
             },
-            Some(ItemKind::Union(u)) => u.variants.iter().any(|v| self.accepts(&v.ty, w)),
+            Some(ItemKind::Union(u)) => self.union_accepts(&u, w),
             _ => false,
         }
     }
