@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use mcp_spec_codegen::Spec;
 use mcp_spec_codegen::diff::{Change, ChangeId, Diff, Wire, diff};
-use mcp_spec_codegen::model::{ItemKind, Origin, Revision, Type};
+use mcp_spec_codegen::model::{ItemKind, Origin, Resolved, Revision, Type};
 use mcp_spec_codegen::sample::{Fill, sample_turn};
 use mcp_spec_tests as support;
 use mcp_spec_types::rt::TypeEntry;
@@ -336,4 +336,454 @@ fn wire_verdicts_match_what_the_other_revisions_types_read() {
     }
     eprintln!("{report}");
     assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
+}
+
+/// One use of an OLD item, as code compiled against NEW's module (`m`), for
+/// one change: it must fail to compile exactly when the change has an api
+/// verdict, and then with an error that names what the change is about.
+struct Use {
+    change: usize,
+    what: String,
+    code: String,
+    /// A word the compiler's error must name, when the use is made to fail for
+    /// this change alone (a struct literal naming every field but the new one).
+    names: Option<String>,
+}
+
+/// The Rust type of an OLD field or member, as code against NEW's module names it:
+/// the schema's types through `m::`, the crate's own (`crate::Extra`) through
+/// `mcp_spec_types::`.
+fn old_type_text(rev: &Revision, t: &mcp_spec_codegen::rust::RustType) -> String {
+    use mcp_spec_codegen::rust::RustType;
+    let path = |p: &str| {
+        if let Some(rest) = p.strip_prefix("crate::") {
+            format!("mcp_spec_types::{rest}")
+        } else if rev.item(p).is_some() {
+            format!("m::{p}")
+        } else {
+            p.to_string()
+        }
+    };
+    match t {
+        RustType::Path(p) => path(p),
+        RustType::Generic(p, args) => {
+            let args: Vec<String> = args.iter().map(|a| old_type_text(rev, a)).collect();
+            format!("{}<{}>", path(p), args.join(", "))
+        }
+    }
+}
+
+/// The item a path leads to, when it is one (a declared or inline type).
+fn item_at<'r>(rev: &'r Revision, path: &str) -> Option<&'r mcp_spec_codegen::model::Item> {
+    use mcp_spec_codegen::model::Target;
+    match rev.resolve_path(path)?.target {
+        Target::Item(i) => Some(i),
+        Target::Field(_, f) => match rev.canonical(&f.ty) {
+            Type::Named(n) => rev.item(n),
+            Type::Nullable(t) => match rev.canonical(t) {
+                Type::Named(n) => rev.item(n),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A struct literal of `name` naming `fields` (each `todo!()`) and its extra field.
+fn literal(name: &str, fields: &[String], extra: &str) -> String {
+    let mut all: Vec<String> = fields.iter().map(|f| format!("{f}: todo!()")).collect();
+    all.push(format!("{extra}: todo!()"));
+    format!("let _ = m::{name} {{ {} }};", all.join(", "))
+}
+
+/// The uses the diff's changes speak of, one per change it can be tried on:
+/// a removed type named; a removed field read, a removed fixed member's const;
+/// a retyped field read as its OLD type; a new field left out of a literal
+/// that names every other; a union matched without a new member, a removed
+/// member matched, a changed member's value taken as its OLD type; the same for
+/// enum values; a const and an alias read as their OLD types.
+fn api_uses(old: &Revision, new: &Revision, d: &Diff) -> Vec<Use> {
+    use mcp_spec_codegen::model::Target;
+    use mcp_spec_codegen::rust::{RustTypes, member_name};
+    let (ot, nt) = (RustTypes::module(old), RustTypes::module(new));
+    let renamed_to_old: BTreeMap<&str, &str> = d
+        .changes
+        .iter()
+        .filter(|c| c.id == ChangeId::TypeRenamed)
+        .filter_map(|c| Some((c.path.as_str(), c.old.as_deref()?)))
+        .collect();
+    // A NEW path as OLD names it (its root through the renames).
+    let old_path = |p: &str| {
+        let root = root_of(p);
+        match renamed_to_old.get(root) {
+            Some(o) => format!("{o}{}", &p[root.len()..]),
+            None => p.to_string(),
+        }
+    };
+    // Other changes at the same path, which a use of it cannot be told apart from.
+    let alone =
+        |i: usize| !d.changes.iter().enumerate().any(|(j, c)| j != i && c.path == d.changes[i].path && c.api.is_some());
+    let mut uses = Vec::new();
+    for (i, c) in d.changes.iter().enumerate() {
+        let mut push = |what: &str, code: String, names: Option<String>| {
+            uses.push(Use { change: i, what: format!("`{}` {}: {what}", c.id, c.path), code, names })
+        };
+        let p_old = old_path(&c.path);
+        match c.id {
+            ChangeId::TypeRemoved | ChangeId::TypeRenamed => {
+                let name =
+                    if c.id == ChangeId::TypeRenamed { c.old.clone().unwrap_or_default() } else { c.path.clone() };
+                if old.item(&name).is_some() {
+                    push("named", format!("let _: Option<m::{name}> = None;"), None);
+                }
+            }
+            ChangeId::ConstRemoved | ChangeId::ConstValueChanged => {
+                if let Some(ItemKind::Const(l)) = old.item(&c.path).map(|i| &i.kind) {
+                    let ty = match &l.value {
+                        mcp_spec_codegen::model::LiteralValue::Str(_) => "&str",
+                        mcp_spec_codegen::model::LiteralValue::Int(_) => "i64",
+                        mcp_spec_codegen::model::LiteralValue::Float(_) => "f64",
+                        mcp_spec_codegen::model::LiteralValue::Bool(_) => "bool",
+                    };
+                    push("read as its OLD type", format!("let _: {ty} = m::{};", c.path), None);
+                }
+            }
+            ChangeId::AliasChanged => {
+                if let Some(ItemKind::Alias(t)) = old.item(&p_old).map(|i| &i.kind) {
+                    let target = old_type_text(old, &ot.of(t));
+                    push("its OLD target", format!("let x: m::{} = todo!(); let _: {target} = x;", c.path), None);
+                }
+            }
+            ChangeId::TypeKindChanged => match old.item(&p_old).map(|i| (&i.name, &i.kind)) {
+                Some((name, ItemKind::Struct(s))) => {
+                    let fields: Vec<String> = s.stored().map(member_name).collect();
+                    push("an OLD struct literal", literal(name, &fields, &s.extra), None);
+                }
+                Some((name, ItemKind::Union(u))) => {
+                    let arms: Vec<String> =
+                        u.variants.iter().map(|v| format!("m::{name}::{}(_) => {{}}", v.name)).collect();
+                    push(
+                        "an OLD exhaustive match",
+                        format!("let u: m::{name} = todo!(); match u {{ {} }}", arms.join(", ")),
+                        None,
+                    );
+                }
+                Some((name, ItemKind::Enum(e))) => {
+                    let mut arms: Vec<String> =
+                        e.values.iter().map(|v| format!("m::{name}::{} => {{}}", v.rust)).collect();
+                    if e.open {
+                        arms.push(format!("m::{name}::Other(_) => {{}}"));
+                    }
+                    push(
+                        "an OLD exhaustive match",
+                        format!("let e: m::{name} = todo!(); match e {{ {} }}", arms.join(", ")),
+                        None,
+                    );
+                }
+                Some((name, ItemKind::Alias(t))) => {
+                    let target = old_type_text(old, &ot.of(t));
+                    push("its OLD target", format!("let x: m::{name} = todo!(); let _: {target} = x;"), None);
+                }
+                _ => {}
+            },
+            ChangeId::TypeBasesChanged => {
+                // The struct's own members: only when no member change of its own
+                // (counted separately) could make the literal fail too.
+                let own = d.changes.iter().any(|o| {
+                    matches!(o.id, ChangeId::FieldAddedOptional | ChangeId::FieldAddedRequired | ChangeId::FieldRemoved)
+                        && root_and_rest(&o.path).0 == c.path
+                        && o.api.is_some()
+                });
+                if let (false, Some(mcp_spec_codegen::model::Item { name, kind: ItemKind::Struct(s), .. })) =
+                    (own, item_at(old, &p_old))
+                {
+                    let fields: Vec<String> = s.stored().map(member_name).collect();
+                    push("an OLD struct literal", literal(name, &fields, &s.extra), None);
+                }
+            }
+            ChangeId::FieldAddedOptional | ChangeId::FieldAddedRequired => {
+                // A literal naming every NEW field but the new one: it fails for the new one alone.
+                if let Some(r) = new.resolve_path(&c.path)
+                    && let Target::Field(owner, f) = r.target
+                    && let ItemKind::Struct(s) = &owner.kind
+                    && item_at(old, &old_path(root_and_rest(&c.path).0)).is_some_and(|o| o.name == owner.name)
+                {
+                    let fields: Vec<String> = s.stored().filter(|g| g.wire != f.wire).map(member_name).collect();
+                    push("a literal without it", literal(&owner.name, &fields, &s.extra), Some(member_name(f)));
+                }
+            }
+            ChangeId::FieldRemoved => {
+                if let Some(r) = old.resolve_path(&p_old)
+                    && let Target::Field(owner, f) = r.target
+                    && new.item(&owner.name).is_some()
+                {
+                    if f.role.fixed().is_some() {
+                        push("its const", format!("let _ = m::{}::{};", owner.name, member_name(f)), None);
+                    } else {
+                        push(
+                            "read",
+                            format!("let x: m::{} = todo!(); let _ = x.{};", owner.name, member_name(f)),
+                            None,
+                        );
+                    }
+                }
+            }
+            ChangeId::FieldMadeRequired
+            | ChangeId::FieldMadeOptional
+            | ChangeId::FieldTypeChanged
+            | ChangeId::FieldInherited
+            | ChangeId::FieldRedeclared
+            | ChangeId::FixedValueChanged => {
+                if let Some(r) = old.resolve_path(&p_old)
+                    && let Target::Field(owner, f) = r.target
+                    && new.item(&owner.name).is_some()
+                    && alone(i)
+                {
+                    match f.role.fixed() {
+                        Some(l) => {
+                            let ty = match &l.value {
+                                mcp_spec_codegen::model::LiteralValue::Str(_) => "&str",
+                                mcp_spec_codegen::model::LiteralValue::Int(_) => "i64",
+                                mcp_spec_codegen::model::LiteralValue::Float(_) => "f64",
+                                mcp_spec_codegen::model::LiteralValue::Bool(_) => "bool",
+                            };
+                            push(
+                                "its const as its OLD type",
+                                format!("let _: {ty} = m::{}::{};", owner.name, member_name(f)),
+                                None,
+                            );
+                        }
+                        None => {
+                            let ty = ot.field(f).map(|t| old_type_text(old, &t)).unwrap_or_default();
+                            push(
+                                &format!("read as {ty}"),
+                                format!("let x: m::{} = todo!(); let _: {ty} = x.{};", owner.name, member_name(f)),
+                                None,
+                            );
+                        }
+                    }
+                }
+            }
+            ChangeId::VariantAdded | ChangeId::VariantRemoved | ChangeId::VariantChanged => {
+                let Some((owner, variant)) = c.path.rsplit_once('|') else { continue };
+                let (Some(oi), Some(ni)) = (item_at(old, &old_path(owner)), item_at(new, owner)) else { continue };
+                let (ItemKind::Union(ou), ItemKind::Union(nu)) = (&oi.kind, &ni.kind) else { continue };
+                if oi.name != ni.name {
+                    continue;
+                }
+                let name = &ni.name;
+                match c.id {
+                    ChangeId::VariantAdded => {
+                        let arms: Vec<String> = nu
+                            .variants
+                            .iter()
+                            .filter(|v| v.name != variant)
+                            .map(|v| format!("m::{name}::{}(_) => {{}}", v.name))
+                            .collect();
+                        push(
+                            "a match without it",
+                            format!("let u: m::{name} = todo!(); match u {{ {} }}", arms.join(", ")),
+                            Some(variant.to_string()),
+                        );
+                    }
+                    ChangeId::VariantRemoved => {
+                        push(
+                            "matched",
+                            format!("let u: m::{name} = todo!(); if let m::{name}::{variant}(_) = u {{}}"),
+                            None,
+                        );
+                    }
+                    _ => {
+                        if let Some(v) = ou.variants.iter().find(|v| v.name == variant)
+                            && alone(i)
+                        {
+                            let ty = old_type_text(old, &ot.boxed(&v.ty, v.boxed));
+                            push(
+                                &format!("holds {ty}"),
+                                format!(
+                                    "let u: m::{name} = todo!(); if let m::{name}::{variant}(x) = u {{ let _: {ty} = x; }}"
+                                ),
+                                None,
+                            );
+                        }
+                    }
+                }
+            }
+            ChangeId::ValueAdded | ChangeId::ValueRemoved => {
+                let target =
+                    if c.id == ChangeId::ValueAdded { new.resolve_path(&c.path) } else { old.resolve_path(&p_old) };
+                let Some(Resolved { target: Target::Value(e_item, v), .. }) = target else { continue };
+                let ItemKind::Enum(_) = &e_item.kind else { continue };
+                let name = &e_item.name;
+                if c.id == ChangeId::ValueAdded {
+                    let Some(ItemKind::Enum(ne)) = new.item(name).map(|i| &i.kind) else { continue };
+                    if !old.items.values().any(|o| &o.name == name) {
+                        continue;
+                    }
+                    let mut arms: Vec<String> = ne
+                        .values
+                        .iter()
+                        .filter(|x| x.value != v.value)
+                        .map(|x| format!("m::{name}::{} => {{}}", x.rust))
+                        .collect();
+                    if ne.open {
+                        arms.push(format!("m::{name}::Other(_) => {{}}"));
+                    }
+                    push(
+                        "a match without it",
+                        format!("let e: m::{name} = todo!(); match e {{ {} }}", arms.join(", ")),
+                        Some(v.rust.clone()),
+                    );
+                } else if new.item(name).is_some() {
+                    push("matched", format!("let e: m::{name} = todo!(); if let m::{name}::{} = e {{}}", v.rust), None);
+                }
+            }
+            ChangeId::EnumOpened | ChangeId::EnumClosed => {
+                let Some(e_item) = item_at(old, &p_old) else { continue };
+                let ItemKind::Enum(e) = &e_item.kind else { continue };
+                let name = &e_item.name;
+                let mut arms: Vec<String> = e.values.iter().map(|v| format!("m::{name}::{} => {{}}", v.rust)).collect();
+                if e.open {
+                    arms.push(format!("m::{name}::Other(_) => {{}}"));
+                }
+                if alone(i) {
+                    push(
+                        "an OLD exhaustive match",
+                        format!("let e: m::{name} = todo!(); match e {{ {} }}", arms.join(", ")),
+                        None,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = nt;
+    uses
+}
+
+/// Whether `text` has `word` as a whole word (`::AudioContent(_)`, `` `meta` ``).
+fn names_word(text: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(ident) && !text[i + word.len()..].chars().next().is_some_and(ident)
+    })
+}
+
+/// A path's owner and its last member, split at the last `.`.
+fn root_and_rest(path: &str) -> (&str, &str) {
+    path.rsplit_once('.').unwrap_or((path, ""))
+}
+
+#[test]
+fn api_verdicts_match_what_compiles() {
+    let spec = real_spec();
+    // One crate, one module per pair, one function per use: one build for all.
+    let mut code =
+        String::from("#![allow(deprecated, unused, unreachable_code, irrefutable_let_patterns, clippy::all)]\n");
+    // Each use: its lines, what it is, whether its change says it breaks, the word its error must name.
+    let mut index: Vec<(usize, usize, String, bool, Option<String>)> = Vec::new();
+    let mut line = 2;
+    let mut report = String::new();
+    for (k, (old, new)) in pairs(&spec).into_iter().enumerate() {
+        let d = diff(old, new);
+        let uses = api_uses(old, new, &d);
+        let changes: BTreeSet<usize> = uses.iter().map(|u| u.change).collect();
+        let with_api = d.changes.iter().filter(|c| c.api.is_some()).count();
+        report.push_str(&format!(
+            "{} -> {}: {} changes ({with_api} with an api verdict), {} tried by {} uses\n",
+            old.name,
+            new.name,
+            d.changes.len(),
+            changes.len(),
+            uses.len()
+        ));
+        code.push_str(&format!("mod pair{k} {{\n    use mcp_spec_types::{} as m;\n", new.module));
+        line += 2;
+        for (i, u) in uses.iter().enumerate() {
+            let c = &d.changes[u.change];
+            code.push_str(&format!("    fn u{i}() {{\n        {}\n    }}\n", u.code));
+            let what = format!("{} -> {} {} (api: {})", old.name, new.name, u.what, c.api.as_deref().unwrap_or("none"));
+            index.push((line, line + 2, what, c.api.is_some(), u.names.clone()));
+            line += 3;
+        }
+        code.push_str("}\n");
+        line += 1;
+    }
+    let errors = compile_uses(&spec, &code);
+    let mut failed: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (l, message) in errors {
+        match index.iter().position(|(a, b, ..)| (*a..=*b).contains(&l)) {
+            Some(pos) => failed.entry(pos).or_default().push(message),
+            None => panic!(
+                "an error outside every use, at line {l}: {message}\n(the code is in target/downstream/api-oracle)"
+            ),
+        }
+    }
+    let mut disagreements = Vec::new();
+    for (pos, (_, _, what, breaks, names)) in index.iter().enumerate() {
+        let errors = failed.get(&pos);
+        // Where the use names what must be missing, only an error naming it counts.
+        let failed_for_it = errors.is_some_and(|es| names.as_ref().is_none_or(|n| es.iter().any(|e| names_word(e, n))));
+        match (failed_for_it, breaks) {
+            (true, true) | (false, false) => {}
+            (true, false) => disagreements.push(format!(
+                "{what}: fails to compile ({}), but its api verdict says nothing",
+                errors.map(|e| e.join("; ")).unwrap_or_default()
+            )),
+            (false, true) => disagreements.push(format!(
+                "{what}: compiles{}",
+                errors.map(|e| format!(" for this change ({})", e.join("; "))).unwrap_or_default()
+            )),
+        }
+    }
+    eprintln!("{report}{} uses, {} fail to compile", index.len(), failed.len());
+    assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
+}
+
+/// Builds `lib_rs` as a crate depending on every revision's module; the line
+/// and message of each error.
+fn compile_uses(spec: &Spec, lib_rs: &str) -> Vec<(usize, String)> {
+    let root = support::workspace_root();
+    let base = root.join("target/downstream");
+    let dir = base.join("api-oracle");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let features: Vec<String> = spec.revisions.iter().map(|r| format!("{:?}", r.module)).collect();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"api-oracle\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\nmcp-spec-types = {{ path = {:?}, default-features = false, features = [{}] }}\n\
+             serde_json = \"1\"\n\n[workspace]\n",
+            root.join("generated").display().to_string(),
+            features.join(", ")
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/lib.rs"), lib_rs).unwrap();
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["check", "--quiet", "--message-format", "json"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", base.join("target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    let mut errors = Vec::new();
+    for l in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(v) = serde_json::from_str::<Value>(l) else { continue };
+        if v["reason"] != "compiler-message" || v["message"]["level"] != "error" {
+            continue;
+        }
+        let message = v["message"]["message"].as_str().unwrap_or("").to_string();
+        let spans = v["message"]["spans"].as_array().cloned().unwrap_or_default();
+        match spans.iter().find(|s| s["is_primary"] == true).and_then(|s| s["line_start"].as_u64()) {
+            Some(l) => errors.push((l as usize, message)),
+            None if message.starts_with("aborting") || message.contains("could not compile") => {}
+            None => errors.push((0, message)),
+        }
+    }
+    errors
 }

@@ -10,7 +10,7 @@
 //! | `type-removed` | a declared type is gone | none (its uses are changes of their own) | breaks |
 //! | `type-renamed` | a removed and an added type whose shapes mostly match (rule below) | none | breaks |
 //! | `type-kind-changed` | object ↔ union ↔ enum ↔ alias | judged | breaks |
-//! | `type-bases-changed` | the `extends` list | the worst of the members it brings (each listed as a change of the type, "through" the base) | the same |
+//! | `type-bases-changed` | the `extends` list | the worst of the members it brings (each listed as a change of the type, "through" the base) | breaks struct literals when the members it brings add or remove fields (a member retyped is its own change) |
 //! | `alias-changed` | what an alias stands for | judged | breaks |
 //! | `union-rule-changed` | discriminator ↔ by shape | none | none |
 //! | `enum-opened` / `enum-closed` | `\| string` added / removed | old readers / old writers | breaks |
@@ -55,6 +55,11 @@
 //! (`type-bases-changed`) is as bad as the worst of what it brings.
 //!
 //! A change is **breaking** when either verdict says so.
+//!
+//! Both verdicts are held to behaviour by `tests/oracle.rs`, for every pair of
+//! revisions: values of every type read with the other revision's generated
+//! types (wire), and a use of OLD's item for each change compiled against NEW's
+//! module (api).
 //!
 //! # The rename rule
 //!
@@ -346,8 +351,13 @@ impl Cx<'_> {
                 writers |= matches!(wire, Wire::OldWriters | Wire::Both);
             }
             c.wire = Wire::from_breaks(readers, writers);
-            if brought.iter().any(|b| b.2.is_some()) {
-                c.api = Some("the members it brings change the struct".into());
+            // The struct's shape: a field gained or lost breaks its literals (a
+            // member retyped breaks reading it, said by that member's own change).
+            let reshapes = |id: ChangeId| {
+                matches!(id, ChangeId::FieldAddedOptional | ChangeId::FieldAddedRequired | ChangeId::FieldRemoved)
+            };
+            if brought.iter().any(|b| b.2.is_some() && reshapes(b.3)) {
+                c.api = Some("the members it brings add or remove fields: struct literals change".into());
             }
             let ids: BTreeSet<&str> = brought.iter().map(|b| b.3.as_str()).collect();
             c.detail = Some(format!(
