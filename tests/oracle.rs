@@ -390,6 +390,17 @@ fn item_at<'r>(rev: &'r Revision, path: &str) -> Option<&'r mcp_spec_codegen::mo
     }
 }
 
+/// Whether a member has one Rust type, as spelt, in both revisions.
+fn same_rust_type(old: &Revision, new: &Revision, new_path: &str, old_path: &str) -> bool {
+    use mcp_spec_codegen::model::Target;
+    use mcp_spec_codegen::rust::RustTypes;
+    let field = |rev: &Revision, p: &str| match rev.resolve_path(p).map(|r| r.target) {
+        Some(Target::Field(_, f)) => RustTypes::api(rev).field(f).map(|t| t.to_string()),
+        _ => None,
+    };
+    field(old, old_path).is_some_and(|a| Some(a) == field(new, new_path))
+}
+
 /// A struct literal of `name` naming `fields` (each `todo!()`) and its extra field.
 fn literal(name: &str, fields: &[String], extra: &str) -> String {
     let mut all: Vec<String> = fields.iter().map(|f| format!("{f}: todo!()")).collect();
@@ -553,6 +564,29 @@ fn api_uses(old: &Revision, new: &Revision, d: &Diff) -> Vec<Use> {
                                 format!("let _: {ty} = m::{}::{};", owner.name, member_name(f)),
                                 None,
                             );
+                        }
+                        None if c.id == ChangeId::FieldTypeChanged && same_rust_type(old, new, &c.path, &p_old) => {
+                            // One Rust type by name in both: a literal of the struct it names,
+                            // with OLD's fields, is what may break.
+                            match item_at(old, &p_old).map(|i| (&i.name, &i.kind)) {
+                                Some((name, ItemKind::Struct(s))) if new.item(name).is_some() => {
+                                    let fields: Vec<String> = s.stored().map(member_name).collect();
+                                    push("a literal of the struct it holds", literal(name, &fields, &s.extra), None);
+                                }
+                                Some((name, ItemKind::Union(u))) if new.item(name).is_some() => {
+                                    let arms: Vec<String> = u
+                                        .variants
+                                        .iter()
+                                        .map(|v| format!("m::{name}::{}(_) => {{}}", v.name))
+                                        .collect();
+                                    push(
+                                        "an OLD exhaustive match of the union it holds",
+                                        format!("let u: m::{name} = todo!(); match u {{ {} }}", arms.join(", ")),
+                                        None,
+                                    );
+                                }
+                                _ => {}
+                            }
                         }
                         None => {
                             let ty = ot.field(f).map(|t| old_type_text(old, &t)).unwrap_or_default();

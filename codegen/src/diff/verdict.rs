@@ -152,7 +152,15 @@ impl Cx<'_> {
                 let same = of
                     .zip(nf)
                     .is_some_and(|(a, b)| RustTypes::api(self.old).field(a) == RustTypes::api(self.new).field(b));
-                (!same).then(|| "the field's type changed".to_string())
+                if !same {
+                    Some("the field's type changed".to_string())
+                } else {
+                    // The same Rust type by name, but not the same struct: an inline
+                    // object that became a declared type of its name
+                    // (`CallToolRequest.params`, `CallToolRequestParams`) with other
+                    // members, whose own changes are not listed (the declared type is new).
+                    of.zip(nf).and_then(|(a, b)| self.reshaped_struct(&a.ty, &b.ty))
+                }
             }
             _ => None,
         };
@@ -167,6 +175,48 @@ impl Cx<'_> {
         // is gone) the old one's.
         c.detail = through(nf, self.new).or_else(|| through(of, self.old));
         c
+    }
+
+    /// The type a member's type names, when it is one Rust type by name in both
+    /// revisions but not of one shape: a struct with other fields, a union with
+    /// other members, an enum with other values, or another kind of type.
+    fn reshaped_struct(&self, old: &Type, new: &Type) -> Option<String> {
+        let (o, n) = (inner_named(old)?, inner_named(new)?);
+        if o != n {
+            return None;
+        }
+        let shape = |rev: &Revision, name: &str| -> Option<(&'static str, BTreeSet<String>)> {
+            let item = rev.item(name)?;
+            Some(match &rev.canonical(&Type::Named(name.to_string())) {
+                Type::Named(c) => match &rev.item(c)?.kind {
+                    ItemKind::Struct(s) => ("a struct", s.stored().map(crate::rust::member_name).collect()),
+                    ItemKind::Union(u) => ("an enum of types", u.variants.iter().map(|v| v.name.clone()).collect()),
+                    ItemKind::Enum(e) => ("an enum of values", e.values.iter().map(|v| v.rust.clone()).collect()),
+                    _ => return None,
+                },
+                _ => {
+                    let _ = item;
+                    return None;
+                }
+            })
+        };
+        let ((ok, was), (nk, is)) = (shape(self.old, o)?, shape(self.new, n)?);
+        if ok != nk {
+            return Some(format!("the type `{n}` it holds was {ok} and is {nk}"));
+        }
+        if was == is {
+            return None;
+        }
+        let gained: Vec<&String> = is.difference(&was).collect();
+        let lost: Vec<&String> = was.difference(&is).collect();
+        let list = |v: &[&String]| v.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+        let said = match (gained.is_empty(), lost.is_empty()) {
+            (false, true) => format!("gained {}", list(&gained)),
+            (true, false) => format!("lost {}", list(&lost)),
+            _ => format!("gained {} and lost {}", list(&gained), list(&lost)),
+        };
+        let what = if ok == "a struct" { "struct literals change" } else { "exhaustive matches change" };
+        Some(format!("`{n}`, the type it holds, {said}: {what}"))
     }
 
     pub(super) fn value_change(&self, path: &str, added: bool, edits: Vec<Edit>) -> Change {
