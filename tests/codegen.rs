@@ -520,7 +520,8 @@ fn two_revisions_have_one_rust_type_exactly_where_their_modules_share_it() {
             }
         }
     }
-    assert!(by_item > 0 && apart > 0, "{same} pairs of one type ({by_item} shared item by item), {apart} of two");
+    // At the last count: 110 shared item by item, 1,404 apart (floors within 10%).
+    assert!(by_item >= 99 && apart >= 1260, "{same} pairs of one type ({by_item} shared item by item), {apart} of two");
 }
 
 /// Every `object!` call numbers its members 0, 1, 2… in order, each wire once:
@@ -553,5 +554,8 @@ fn every_object_call_numbers_its_members_in_order() {
             }
         }
     }
-    assert!(calls > 300, "only {calls} object! calls found: the layout this test reads has changed");
+    assert!(
+        calls >= 510,
+        "only {calls} object! calls found (567 at the last count): the layout this test reads has changed"
+    );
 }

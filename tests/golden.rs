@@ -364,7 +364,20 @@ fn the_models_account_of_reading_agrees_with_each_fixture() {
         );
         assert!(!diags.has_errors(), "{name}.ts: {}", diags.render());
         let agreement = mcp_spec_tests::model_agreement(&rev, table);
-        assert!(agreement.checked >= 20, "{name}: only {} inputs", agreement.checked);
+        // Within 10% of the last count for each fixture.
+        let floor = match *name {
+            "constructs" => 2_080,
+            "docs" => 116,
+            "enums" => 310,
+            "inheritance" => 830,
+            "inline" => 256,
+            "keywords" => 292,
+            "numbers_maps" => 326,
+            "recursive" => 1_210,
+            "unions" => 2_260,
+            other => panic!("{other}: a fixture with no count of inputs here: add it"),
+        };
+        assert!(agreement.checked >= floor, "{name}: only {} inputs", agreement.checked);
         checked += agreement.checked;
         failures.extend(agreement.failures);
     }

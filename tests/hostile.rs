@@ -213,8 +213,9 @@ fn change_at(v: &mut Value, steps: usize, rng: &mut Rng, voc: &Vocabulary) {
 /// number, an error response's `id` may be `null`), or a constraint the types
 /// document but do not check (`@format`, `@minimum`, `@maximum`: a peer's
 /// slightly-off value is read, as the SDKs read it).
-fn not_checked_by_design(error: &str) -> bool {
-    (error.contains("/content/") && error.contains("is not of type \"integer\""))
+fn not_checked_by_design(type_name: &str, error: &str) -> bool {
+    // `ElicitResult.content{}`: a form's answer may be any number (the override).
+    (type_name == "ElicitResult" && error.starts_with("/content/") && error.contains("is not of type \"integer\""))
         || (error.starts_with("/id:") && error.contains("null"))
         || error.contains(" is not a \"")
         // The const `SchemaJson` gives a selected member for choosing in unions
@@ -257,7 +258,7 @@ fn arbitrary_json_never_panics_and_what_is_read_reads_back_the_same() {
                             let errors: Vec<String> = schema
                                 .errors(entry.name, &input)
                                 .into_iter()
-                                .filter(|e| !not_checked_by_design(e))
+                                .filter(|e| !not_checked_by_design(entry.name, e))
                                 .collect();
                             if !errors.is_empty() {
                                 failures.push(format!(
@@ -279,7 +280,10 @@ fn arbitrary_json_never_panics_and_what_is_read_reads_back_the_same() {
         }
     }
     eprintln!("{accepted} inputs accepted and stable ({validated} also valid for schema.json), {rejected} rejected");
-    assert!(validated > 500, "only {validated} accepted inputs checked against schema.json");
+    assert!(
+        validated >= 4_200,
+        "only {validated} accepted inputs checked against schema.json (4,639 at the last count)"
+    );
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",

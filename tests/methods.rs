@@ -97,7 +97,15 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
                 checked += 1;
             }
         }
-        assert!(checked >= 10, "{}: only {checked} messages in the unions", rev.name);
+        // The counts of the pinned inputs; a revision dropped in later needs ten.
+        let expected = match rev.name.as_str() {
+            "2024-11-05" | "2025-03-26" => 27,
+            "2025-06-18" => 28,
+            "2025-11-25" => 39,
+            "2026-07-28" | "draft" => 22,
+            _ => 10,
+        };
+        assert!(checked >= expected, "{}: only {checked} messages in the unions, {expected} expected", rev.name);
         // And the other way round: every entry of the table is a member of its union.
         let entries: BTreeSet<String> = table.iter().map(|m| m.message.to_string()).collect();
         assert_eq!(entries, in_unions, "{}: METHODS and the schema's message unions", rev.name);

@@ -121,7 +121,7 @@ fn deprecated_entries_are_the_paths_the_tags_deprecate() {
         assert_eq!(actual, expected, "{rev}: the registry's deprecated paths against the schema's tags");
         compared += expected.len();
     }
-    assert!(compared >= 40, "2026-07-28 and draft carry 22 deprecations each: {compared}");
+    assert_eq!(compared, 44, "2026-07-28 and draft carry 22 deprecations each");
 }
 
 #[test]
@@ -136,7 +136,7 @@ fn deprecated_entries_match_the_tags_of_each_schema() {
         assert_eq!(actual, expected, "{rev}: {tags} `@deprecated` tags should make {expected} entries");
     }
     // The revisions with the lifecycle policy really carry tags: the check is not vacuous.
-    assert!(registry::deprecated_in("2026-07-28").count() >= 20, "{report:?}");
+    assert_eq!(registry::deprecated_in("2026-07-28").count(), 22, "{report:?}");
 }
 
 /// Names declared with `export interface|type|const` in a schema.ts.
@@ -168,7 +168,7 @@ fn removed_types_are_the_declarations_that_disappear() {
         }
         total += expected.len();
     }
-    assert!(total > 0);
+    assert_eq!(total, 38, "types and consts removed between adjacent revisions");
     for name in ["PingRequest", "InitializeRequest", "SetLevelRequest"] {
         assert!(registry::removed_between("2025-11-25", "2026-07-28").any(|e| e.path == name), "{name}");
     }
@@ -324,7 +324,7 @@ fn deprecated_features_of_the_spec_registry_page_are_deprecated_here() {
             }
             with_items += 1;
         }
-        assert!(with_items >= 4, "{rev}: Roots, Sampling, Logging and the includeContext values have schema items");
+        assert_eq!(with_items, 4, "{rev}: Roots, Sampling, Logging and the includeContext values have schema items");
         // And the other way round: every deprecation here is one of the page's rows.
         // Matched by SEP and date: the schema's tags name no feature ("Deprecated as
         // of protocol version 2026-07-28 (SEP-2577)"), and Roots, Sampling and
@@ -339,7 +339,7 @@ fn deprecated_features_of_the_spec_registry_page_are_deprecated_here() {
             );
         }
     }
-    assert!(pages >= 1, "no deprecated.mdx page found under {}", docs.display());
+    assert_eq!(pages, 2, "deprecated.mdx pages under {}", docs.display());
 }
 
 /// The doc comment just above `pub struct|enum NAME` (or a field) in a file.
@@ -506,7 +506,7 @@ fn no_member_is_removed_while_its_parent_still_admits_it() {
             }
         }
     }
-    assert!(removed > 0);
+    assert_eq!(removed, 237, "members and values Removed in some revision");
     assert!(unnamed.contains(&"Tool.inputSchema.properties in 2026-07-28".to_string()), "{unnamed:?}");
     // 2025-11-25 stopped naming `params._meta` of the generic Request and
     // Notification, whose `params` is a map of anything.

@@ -516,7 +516,7 @@ fn schema_json_definitions_match_the_generated_types_and_their_instances_round_t
     }
     // The README says about 1,700 (measured when the branches below the top were
     // only the first ones); more are made now.
-    assert!(total_made >= 1_700, "{total_made} instances:\n{}", report.join("\n"));
+    assert!(total_made >= 2_450, "{total_made} instances (2,728 at the last count):\n{}", report.join("\n"));
     println!("{}", report.join("\n"));
     let unused: Vec<&str> =
         KNOWN_DISAGREEMENTS.iter().map(|(_, d, _, _)| *d).filter(|d| !used_disagreements.contains(*d)).collect();

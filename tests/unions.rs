@@ -134,7 +134,8 @@ fn the_models_account_of_reading_agrees_with_the_generated_code() {
     eprintln!("{checked} inputs, {rejected} of them errors for the generated code");
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
     // Both answers occur by the ten thousand: the check is not one-sided.
-    assert!(rejected >= 10_000 && checked - rejected >= 10_000, "{rejected} of {checked} rejected");
+    // At the last count 125,430 of 154,677 (floors within 10%).
+    assert!(rejected >= 112_000 && checked - rejected >= 26_300, "{rejected} of {checked} rejected");
 }
 
 /// The rule as the module docs of `choose` state it, written plainly (vectors,
@@ -256,7 +257,7 @@ fn the_rule_orders_members_as_its_docs_state_it() {
         several += usize::from(expected.len() > 1);
     }
     // The walk reaches the interesting part: several candidates, ranked.
-    assert!(several > 2_000, "{several} of {cases}");
+    assert!(several >= 4_470, "{several} of {cases} (4,969 at the last count)");
 
     // The most members a union may have: the last one's bit, and a full order.
     let own: Vec<&'static str> = (0..choose::MAX_MEMBERS).map(|i| &*format!("own{i}").leak()).collect();
@@ -381,6 +382,9 @@ fn every_union_reads_alike_through_serde_and_from_text() {
         }
     }
     assert!(failures.is_empty(), "{} of {checked} inputs read differently:\n{}", failures.len(), failures.join("\n"));
-    assert!(checked > 5000 && errors > 1000, "{checked} inputs, {errors} errors");
+    assert!(
+        checked >= 41_000 && errors >= 32_000,
+        "{checked} inputs, {errors} errors (45,523 and 35,643 at the last count)"
+    );
     eprintln!("{checked} inputs read alike through serde and from text ({errors} errors)");
 }
