@@ -559,3 +559,30 @@ fn every_object_call_numbers_its_members_in_order() {
         "only {calls} object! calls found (567 at the last count): the layout this test reads has changed"
     );
 }
+
+/// A schema.ts with a byte-order mark and CRLF line ends (a Windows checkout of
+/// upstream's repository) generates the same crate, byte for byte, as the file
+/// with LF ends: the text is normalised before it is read and hashed.
+#[test]
+fn a_crlf_or_bom_schema_generates_byte_identical_output() {
+    let source = support::spec_dir().join("schema/2026-07-28/schema.ts");
+    let text = std::fs::read_to_string(&source).unwrap();
+    assert!(!text.contains('\r'), "the pinned input has LF ends");
+    let tmp = std::env::temp_dir().join(format!("mcp-spec-crlf-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let mut crates = Vec::new();
+    for (name, bytes) in [
+        ("lf", text.clone().into_bytes()),
+        ("crlf-bom", format!("\u{feff}{}", text.replace('\n', "\r\n")).into_bytes()),
+    ] {
+        let dir = tmp.join(name).join("schema/2026-07-28");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("schema.ts"), bytes).unwrap();
+        crates.push(generate_ok(&tmp.join(name)));
+    }
+    std::fs::remove_dir_all(&tmp).unwrap();
+    assert_eq!(crates[0].len(), crates[1].len());
+    for (path, lf) in &crates[0] {
+        assert!(crates[1].get(path) == Some(lf), "{} differs between the LF and the CRLF + BOM schema", path.display());
+    }
+}

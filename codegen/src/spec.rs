@@ -163,6 +163,10 @@ pub fn read_revision(
     path: &Path,
     text: &str,
 ) -> (crate::model::Revision, Diagnostics) {
+    // A byte-order mark and CRLF line ends (a Windows checkout) are not part of
+    // the schema: the same schema gives the same crate, hash included.
+    let text = normalized(text);
+    let text = text.as_ref();
     let (decls, mut diags) = parse_schema(path, text);
     let (rev, lower_diags) = lower_revision(LowerInput {
         name,
@@ -184,6 +188,17 @@ pub fn read_revision(
 /// others (`draft`) by name, whatever order the folder listing gave.
 fn sort_revisions(found: &mut [RevisionSource]) {
     found.sort_by(|a, b| (!a.dated, &a.name).cmp(&(!b.dated, &b.name)));
+}
+
+/// `text` without a leading byte-order mark, with CRLF (and lone CR) line ends
+/// as LF.
+pub fn normalized(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
