@@ -586,3 +586,78 @@ fn a_crlf_or_bom_schema_generates_byte_identical_output() {
         assert!(crates[1].get(path) == Some(lf), "{} differs between the LF and the CRLF + BOM schema", path.display());
     }
 }
+
+/// Adding a revision needs no code change: the spec inputs copied, with a
+/// `schema/2027-01-01/` beside them (today's newest with its version and one
+/// member more), generate a crate whose `latest`, default feature,
+/// `PROTOCOL_VERSIONS`, negotiation, registry and diff all have the new revision.
+#[test]
+fn a_revision_dropped_in_is_picked_up_with_no_code_change() {
+    let base = support::workspace_root().join("target/downstream/drop-in");
+    let _ = std::fs::remove_dir_all(&base);
+    let (spec_dir, out) = (base.join("spec"), base.join("generated"));
+    copy_dir(&support::spec_dir().join("schema"), &spec_dir.join("schema"));
+    let newest = std::fs::read_to_string(spec_dir.join("schema/2026-07-28/schema.ts")).unwrap();
+    let dropped = newest
+        .replacen("LATEST_PROTOCOL_VERSION = \"2026-07-28\"", "LATEST_PROTOCOL_VERSION = \"2027-01-01\"", 1)
+        .replacen(
+            "export interface Implementation extends BaseMetadata, Icons {",
+            "export interface Implementation extends BaseMetadata, Icons {\n  /** A short name. */\n  nickname?: string;",
+            1,
+        );
+    assert_ne!(dropped, newest);
+    std::fs::create_dir_all(spec_dir.join("schema/2027-01-01")).unwrap();
+    std::fs::write(spec_dir.join("schema/2027-01-01/schema.ts"), dropped).unwrap();
+
+    let generated = mcp_spec_codegen::generate_with(&spec_dir, &mcp_spec_codegen::emit::Settings::writing_to(&out))
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    output::write_crate(&out, &generated.files).unwrap();
+    let manifest = &generated.files[Path::new("Cargo.toml")];
+    assert!(manifest.contains("default = [\"v2027_01_01\"]"), "{manifest}");
+    assert!(manifest.contains("\nv2027_01_01 = []\n"), "{manifest}");
+    assert!(generated.files[Path::new("src/lib.rs")].contains("pub use v2027_01_01 as latest;"));
+    // The diff from 2026-07-28 is what was changed, and nothing else.
+    let spec = &generated.spec;
+    let d = mcp_spec_codegen::diff::diff(spec.revision("2026-07-28").unwrap(), spec.revision("2027-01-01").unwrap());
+    let changes: Vec<(&str, &str)> = d.changes.iter().map(|c| (c.id.as_str(), c.path.as_str())).collect();
+    assert_eq!(
+        changes,
+        [("field-added-optional", "Implementation.nickname"), ("const-value-changed", "LATEST_PROTOCOL_VERSION")]
+    );
+    // The crate, used as a downstream crate uses it, with the new default and 2026-07-28.
+    let main = r#"
+use mcp_spec_types as t;
+use t::negotiate::{Offer, negotiate};
+use t::registry::State;
+fn main() {
+    assert_eq!(t::PROTOCOL_VERSIONS, &["2026-07-28", "2027-01-01"]);
+    assert_eq!(t::REVISIONS.iter().filter(|r| **r == "2027-01-01").count(), 1);
+    assert_eq!(t::latest::LATEST_PROTOCOL_VERSION, "2027-01-01");
+    let me = t::latest::Implementation::new("client", "1.0").with_nickname("c");
+    assert_eq!(serde_json::to_value(&me).unwrap()["nickname"], "c");
+    let theirs = ["2026-07-28".to_string(), "2027-01-01".to_string()];
+    assert_eq!(negotiate(Offer::Discovered(&theirs), t::PROTOCOL_VERSIONS), Some("2027-01-01"));
+    assert_eq!(negotiate(Offer::Requested("2027-01-01"), t::PROTOCOL_VERSIONS), Some("2027-01-01"));
+    assert!(!t::negotiate::has_initialize("2027-01-01"));
+    assert_eq!(t::registry::revision_for_protocol_version("2027-01-01"), Some("2027-01-01"));
+    assert_eq!(t::registry::state("2027-01-01", "Implementation.nickname"), Some(&State::Active));
+    assert_eq!(t::registry::state("2026-07-28", "Implementation.nickname"), Some(&State::Absent));
+    println!("ok");
+}
+"#;
+    let run = support::downstream_of(&out, "drop-in-user", &["default", "v2026_07_28"], &[], main, "run");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success() && String::from_utf8_lossy(&run.stdout).trim() == "ok", "{stderr}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        if src.is_dir() {
+            copy_dir(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}

@@ -437,6 +437,19 @@ pub fn downstream_with(
     main_rs: &str,
     command: &str,
 ) -> std::process::Output {
+    downstream_of(&workspace_root().join("generated"), name, features, serde_json_features, main_rs, command)
+}
+
+/// [`downstream_with`], depending on the types crate at `types` (one generated
+/// elsewhere, with `--out`).
+pub fn downstream_of(
+    types: &Path,
+    name: &str,
+    features: &[&str],
+    serde_json_features: &[&str],
+    main_rs: &str,
+    command: &str,
+) -> std::process::Output {
     let root = workspace_root();
     let base = root.join("target/downstream");
     let dir = base.join(name);
@@ -448,7 +461,7 @@ pub fn downstream_with(
             "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [dependencies]\nmcp-spec-types = {{ path = {:?}, default-features = false, features = [{}] }}\n\
              serde_json = {{ version = \"1\", features = [{}] }}\n\n[workspace]\n",
-            root.join("generated").display().to_string(),
+            types.display().to_string(),
             quoted(features),
             quoted(serde_json_features)
         ),
