@@ -4,8 +4,11 @@
 //! generated code or in diagnostics that say where.
 //!
 //! `MCP_MUTANTS=N` sets how many mutants to try (default 3000, spread over the
-//! revisions); `MCP_MUTANTS_SEED=S` starts elsewhere. A failure names the seed,
-//! so `MCP_MUTANTS=1 MCP_MUTANTS_SEED=<seed>` replays it.
+//! revisions). Each run starts at a seed of its own, drawn from the clock and
+//! printed; `MCP_MUTANTS_SEED=S` starts there instead. A failure names its
+//! mutant's seed, so `MCP_MUTANTS=1 MCP_MUTANTS_SEED=<seed>` replays it. A few
+//! of the mutants that go through every stage have their crate compiled too
+//! (`MCP_MUTANTS_COMPILED=N`: that many).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -273,6 +276,53 @@ fn check_mutant(base: &Baseline, text: &str, full: bool) -> Outcome {
 
 const FULL_EVERY: u64 = 50;
 
+/// The name the mutants' worker threads start with.
+const WORKER: &str = "mutant-worker-";
+
+/// How many of a run's mutants that go through every stage have their crate
+/// compiled (the first ones by seed), unless `MCP_MUTANTS_COMPILED` says.
+const COMPILED: usize = 2;
+
+/// Regenerates the crate of the mutant of `seed` (beside its unmutated
+/// revision), writes it under `target/downstream/` and checks it with every
+/// revision on, warnings counted as errors.
+fn compile_mutant(baselines: &[Baseline], seed: u64, k: usize) -> Result<(), String> {
+    let mut pick = Rng::new(seed ^ 0x5EED_F00D_CAFE_D00D);
+    let base = &baselines[pick.below(baselines.len())];
+    let (text, _) = mutate(&base.text, &mut Rng::new(seed));
+    let (mut rev, diags) =
+        mcp_spec_codegen::spec::read_revision(base.name.clone(), "m".into(), false, &base.path, &text);
+    if diags.has_errors() {
+        return Err("it no longer reads".into());
+    }
+    rev.name = "mutant".into();
+    rev.module = "mutant".into();
+    let spec = mcp_spec_codegen::Spec { dir: base.path.clone(), revisions: vec![base.rev.clone(), rev] };
+    let dir = support::workspace_root().join(format!("target/downstream/mutant-{k}"));
+    let files = mcp_spec_codegen::generate_from_with(&spec, &mcp_spec_codegen::emit::Settings::writing_to(&dir))
+        .map_err(|d| d.render())?;
+    mcp_spec_codegen::output::write_crate(&dir, &files).map_err(|e| e.to_string())?;
+    let manifest = dir.join("Cargo.toml");
+    let toml = std::fs::read_to_string(&manifest).map_err(|e| e.to_string())?;
+    std::fs::write(&manifest, format!("{toml}\n[workspace]\n")).map_err(|e| e.to_string())?;
+    std::fs::copy(support::workspace_root().join("Cargo.lock"), dir.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["check", "--quiet", "--message-format", "short", "--features", "all-revisions"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", support::workspace_root().join("target/downstream/target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() && !stderr.contains("warning") {
+        Ok(())
+    } else {
+        Err(format!("({} mutated, in {}):\n{stderr}", base.name, dir.display()))
+    }
+}
+
 fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
     panic
         .downcast_ref::<String>()
@@ -284,7 +334,11 @@ fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
 #[test]
 fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     let total: usize = std::env::var("MCP_MUTANTS").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
-    let first_seed: u64 = std::env::var("MCP_MUTANTS_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    let first_seed: u64 = std::env::var("MCP_MUTANTS_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        now.as_nanos() as u64 % 1_000_000_000
+    });
+    eprintln!("mutants from seed {first_seed} (MCP_MUTANTS_SEED={first_seed} replays this run)");
     let dir = support::spec_dir().join("schema");
     let mut baselines: Vec<Baseline> = std::fs::read_dir(&dir)
         .unwrap()
@@ -304,8 +358,14 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     assert!(baselines.len() >= 6, "expected every revision's schema.ts under {}", dir.display());
     let baselines = Arc::new(baselines);
 
-    // A panic inside the workers is caught and reported; keep the default hook quiet.
-    std::panic::set_hook(Box::new(|_| {}));
+    // A panic inside the workers is caught and reported: the hook says nothing
+    // of theirs, and passes any other thread's (another test's) to the default.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !std::thread::current().name().is_some_and(|n| n.starts_with(WORKER)) {
+            default_hook(info);
+        }
+    }));
     let started = Instant::now();
     let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(4);
     let running: Arc<Mutex<Vec<Option<u64>>>> = Arc::new(Mutex::new(vec![None; workers]));
@@ -313,7 +373,7 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     for w in 0..workers {
         let (tx, baselines, running) = (tx.clone(), Arc::clone(&baselines), Arc::clone(&running));
         // The stack a main thread has: the generator must fit in it.
-        let spawned = std::thread::Builder::new().stack_size(8 << 20).spawn(move || {
+        let spawned = std::thread::Builder::new().name(format!("{WORKER}{w}")).stack_size(8 << 20).spawn(move || {
             for n in (w..total).step_by(workers) {
                 let seed = first_seed + n as u64;
                 // The revision and whether the run goes through every stage are
@@ -342,6 +402,7 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     let (mut generated, mut diagnosed) = (0, 0);
     let mut full_runs: std::collections::BTreeMap<String, usize> = Default::default();
     let mut failures = Vec::new();
+    let mut full_seeds = Vec::new();
     loop {
         match rx.recv_timeout(Duration::from_secs(60)) {
             Ok((seed, rev, op, outcome)) => match outcome {
@@ -349,6 +410,7 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
                 Outcome::Full => {
                     generated += 1;
                     *full_runs.entry(rev).or_default() += 1;
+                    full_seeds.push(seed);
                 }
                 Outcome::Diagnosed => diagnosed += 1,
                 Outcome::Failed(why) => failures.push(format!("seed {seed} ({rev}, {op}): {why}")),
@@ -363,6 +425,15 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
         }
     }
     let _ = std::panic::take_hook();
+    // A few crates of mutants that went through every stage, compiled: valid
+    // Rust is not enough, the generated code must build without a warning.
+    full_seeds.sort();
+    let compiled = std::env::var("MCP_MUTANTS_COMPILED").ok().and_then(|v| v.parse().ok()).unwrap_or(COMPILED);
+    for (k, &seed) in full_seeds.iter().take(compiled).enumerate() {
+        if let Err(why) = compile_mutant(&baselines, seed, k) {
+            failures.push(format!("seed {seed}: its crate does not build: {why}"));
+        }
+    }
     eprintln!(
         "{total} mutants in {:.1} s on {workers} threads: {generated} generated ({} through the crate, registry and diff: {full_runs:?}), {diagnosed} diagnosed, {} failed",
         started.elapsed().as_secs_f64(),
