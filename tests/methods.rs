@@ -191,3 +191,120 @@ fn results_are_told_apart_by_result_type_and_its_absence_means_complete() {
     let server: v::ServerResult = serde_json::from_value(serde_json::json!({"resultType": "input_required"})).unwrap();
     assert_eq!(server.member_name(), "InputRequiredResult");
 }
+
+/// The docs of each declared type of a schema.ts, read from its raw text (not
+/// through the generator): the JSDoc block right above `export interface` or
+/// `export type`.
+fn raw_docs(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut block: Option<String> = None;
+    let mut open: Option<String> = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(b) = open.as_mut() {
+            b.push_str(t);
+            b.push('\n');
+            if t.ends_with("*/") {
+                block = open.take();
+            }
+            continue;
+        }
+        if t.starts_with("/**") {
+            if t.ends_with("*/") {
+                block = Some(t.to_string());
+            } else {
+                open = Some(format!("{t}\n"));
+            }
+            continue;
+        }
+        let decl = t.strip_prefix("export interface ").or_else(|| t.strip_prefix("export type "));
+        if let Some(rest) = decl {
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if let Some(b) = block.take() {
+                out.push((name, b));
+            }
+        } else if !t.is_empty() && !t.starts_with("//") {
+            block = None;
+        }
+    }
+    out
+}
+
+/// The method a type's docs say it answers: its `@category` (2025-06-18 on), or
+/// "response to a `tools/list` request" / "receiving an `initialize` request"
+/// in the prose of older revisions.
+fn method_in_docs(docs: &str) -> Option<String> {
+    if let Some(i) = docs.find("@category `") {
+        let rest = &docs[i + "@category `".len()..];
+        return rest.split_once('`').map(|(m, _)| m.to_string());
+    }
+    for lead in ["response to a ", "response to an ", "receiving an ", "receiving a "] {
+        if let Some(i) = docs.find(lead) {
+            let word: String = docs[i + lead.len()..].chars().take_while(|c| !c.is_whitespace()).collect();
+            if word.contains('/') || word.chars().all(|c| c.is_ascii_lowercase()) {
+                let after = &docs[i + lead.len() + word.len()..];
+                if after.trim_start().starts_with("request") {
+                    return Some(word);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The result type each request of the method table names is the one the
+/// schema's docs give it, read from the raw text: the `result` of the
+/// `…ResultResponse` whose `@category` is the method (2026-07-28), else the
+/// `…Result` the docs tie to the method. Independent of how the generator
+/// finds it (by the request's name).
+#[test]
+fn each_requests_result_is_the_one_the_schemas_docs_name() {
+    let (spec, _) =
+        mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let mut report = String::new();
+    for rev in &spec.revisions {
+        let path = support::spec_dir().join("schema").join(&rev.name).join("schema.ts");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let docs = raw_docs(&text);
+        let table = methods_of(&rev.name);
+        let (mut agreed, mut unnamed) = (0, Vec::new());
+        for m in table.iter().filter(|m| m.kind != MethodKind::Notification) {
+            let named_by = |suffix: &str| -> Vec<&str> {
+                docs.iter()
+                    .filter(|(name, d)| name.ends_with(suffix) && method_in_docs(d).as_deref() == Some(m.method))
+                    .map(|(name, _)| name.as_str())
+                    .collect()
+            };
+            let from_response = named_by("ResultResponse");
+            let expected: String = match (from_response.as_slice(), named_by("Result").as_slice()) {
+                ([response], _) => match rev.struct_of(response).and_then(|s| s.field("result")).map(|f| &f.ty) {
+                    Some(Type::Named(n)) => n.clone(),
+                    other => panic!("{}: {response}.result is {other:?}", rev.name),
+                },
+                ([], [result]) => result.to_string(),
+                ([], []) => {
+                    unnamed.push(m.method);
+                    continue;
+                }
+                (responses, results) => {
+                    panic!("{}: {} is named by {responses:?} and {results:?}", rev.name, m.method)
+                }
+            };
+            assert_eq!(m.result, Some(expected.as_str()), "{}: the result of {}", rev.name, m.method);
+            agreed += 1;
+        }
+        report.push_str(&format!("{}: {agreed} results as the docs name them; no docs name {unnamed:?}\n", rev.name));
+        // As many as the pinned inputs' docs name (a revision dropped in later
+        // needs one): fewer would mean this reading of the docs broke. The
+        // older revisions' docs say "a tool call" and "sampling/create_message".
+        let expected = match rev.name.as_str() {
+            "2024-11-05" | "2025-03-26" => 9,
+            "2025-06-18" => 12,
+            "2025-11-25" => 16,
+            "2026-07-28" | "draft" => 13,
+            _ => 1,
+        };
+        assert!(agreed >= expected, "{}: only {agreed} results named by the docs\n{report}", rev.name);
+    }
+    eprintln!("{report}");
+}
