@@ -47,20 +47,6 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
                 _ => Vec::new(),
             }
         };
-        // What answers a request, from the schema's own data: the `result` of the
-        // response envelope it declares, else its `FooResult`, else `EmptyResult`;
-        // and whatever it is must be (or hold only) members of the answering side's
-        // result union.
-        let expected_result = |request: &str| -> String {
-            let stem = request.trim_end_matches("Request");
-            if let Some(ItemKind::Struct(s)) = rev.item(&format!("{stem}ResultResponse")).map(|i| &i.kind) {
-                match s.field("result").map(|f| &f.ty) {
-                    Some(Type::Named(n)) => return n.clone(),
-                    other => panic!("{}: {stem}ResultResponse.result is {other:?}", rev.name),
-                }
-            }
-            if rev.item(&format!("{stem}Result")).is_some() { format!("{stem}Result") } else { "EmptyResult".into() }
-        };
         let mut checked = 0;
         let mut in_unions: BTreeSet<String> = BTreeSet::new();
         for (union, kind, answered_by) in [
