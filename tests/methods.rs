@@ -67,7 +67,8 @@ fn the_method_table_of_every_revision_matches_the_schemas_own_unions() {
                 assert_eq!(m.kind, kind, "{}: {member}", rev.name);
                 if kind != MethodKind::Notification {
                     let result = m.result.unwrap_or_else(|| panic!("{}: {member} has no result type", rev.name));
-                    assert_eq!(result, expected_result(&member), "{}: the result type of {member}", rev.name);
+                    // (Which type it is, the schema's docs say: see
+                    // `each_requests_result_is_the_one_the_schemas_docs_name`.)
                     let held = match union_members(result).as_slice() {
                         [] => vec![result.to_string()],
                         members => members.to_vec(),
