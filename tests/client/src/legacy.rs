@@ -22,6 +22,18 @@ where
     R: Request + Serialize,
     R::Result: DeserializeOwned + Serialize,
 {
+    match call_or_error(peer, make)? {
+        Ok(result) => Ok(result),
+        Err(error) => Err(format!("{} failed: {}", R::METHOD, serde_json::to_string(&error).unwrap_or_default())),
+    }
+}
+
+/// [`call`], with an error response as the typed error it is.
+fn call_or_error<R>(peer: &mut Peer, make: impl FnOnce(i64) -> R) -> Result<Result<R::Result, l::Error>, Error>
+where
+    R: Request + Serialize,
+    R::Result: DeserializeOwned + Serialize,
+{
     let id = peer.next_id();
     peer.send(&make(id))?;
     let want = Value::from(id);
@@ -45,10 +57,10 @@ where
             continue;
         }
         if let Some(error) = msg.get("error") {
-            return Err(format!("{} failed: {error}", R::METHOD));
+            return round_trip::<l::Error>(error, "Error").map(Err);
         }
         let result = msg.get("result").ok_or_else(|| format!("{}: a response without a result", R::METHOD))?;
-        return round_trip::<R::Result>(result, R::METHOD);
+        return round_trip::<R::Result>(result, R::METHOD).map(Ok);
     }
 }
 
@@ -75,27 +87,46 @@ pub fn run(mut peer: Peer) -> Result<Summary, Error> {
     let prompts = call(&mut peer, l::ListPromptsRequest::new)?;
     peer.summary.step("prompts", prompts.prompts.len().to_string());
 
-    // A tool that needs no input of its own, or echo if there is one.
-    let tool = tools
-        .tools
-        .iter()
-        .find(|t| t.name == "echo")
-        .or_else(|| tools.tools.first())
-        .ok_or("the server has no tools")?;
-    let mut params = l::CallToolRequestParams::new(tool.name.clone());
-    if tool.name == "echo" {
-        params = params.with_arguments(mcp_spec_types::Extra::from_iter([(
-            "message".to_string(),
-            Value::from("hello from Rust"),
-        )]));
+    // Every tool, with arguments built from its input schema (echo's message
+    // said, each other property a value of its type): each answer typed, a
+    // tool's error (`isError`) and a JSON-RPC error counted apart.
+    let (mut ok, mut tool_errors, mut errors) = (0, Vec::new(), Vec::new());
+    for tool in &tools.tools {
+        // The input schema as a JSON object (2025-11-25 types its `properties`
+        // and `required`; the rest of JSON Schema is kept as unknown members).
+        let schema = serde_json::to_value(&tool.input_schema).map_err(|e| e.to_string())?;
+        let schema = mcp_spec_types::Extra::try_from(schema).map_err(|e| e.to_string())?;
+        let mut args = crate::arguments_for(&schema, true);
+        if tool.name == "echo" {
+            args.insert("message", Value::from("hello from Rust"));
+        }
+        let params = l::CallToolRequestParams::new(tool.name.clone()).with_arguments(args);
+        match call_or_error(&mut peer, |id| l::CallToolRequest::new(id, params))? {
+            Ok(called) if called.is_error == Some(true) => tool_errors.push(tool.name.clone()),
+            Ok(called) => {
+                ok += 1;
+                if tool.name == "echo" {
+                    let shown = match called.content.first() {
+                        Some(l::ContentBlock::TextContent(t)) => format!("{}: {:?}", tool.name, t.text),
+                        Some(other) => format!("{}: {}", tool.name, other.member_name()),
+                        None => format!("{}: no content", tool.name),
+                    };
+                    peer.summary.step("tool call", shown);
+                }
+            }
+            Err(error) => errors.push(format!("{} ({})", tool.name, error.code)),
+        }
     }
-    let called = call(&mut peer, |id| l::CallToolRequest::new(id, params))?;
-    let shown = match called.content.first() {
-        Some(l::ContentBlock::TextContent(t)) => format!("{}: {:?}", tool.name, t.text),
-        Some(other) => format!("{}: {}", tool.name, other.member_name()),
-        None => format!("{}: no content", tool.name),
-    };
-    peer.summary.step("tool call", shown);
+    peer.summary.step(
+        "tools called",
+        format!(
+            "{} of {}: {ok} answered, {} with isError {tool_errors:?}, {} JSON-RPC errors {errors:?}",
+            ok + tool_errors.len() + errors.len(),
+            tools.tools.len(),
+            tool_errors.len(),
+            errors.len()
+        ),
+    );
 
     // A prompt without required arguments.
     let prompt = prompts

@@ -63,3 +63,34 @@ pub fn run(command: &str, args: &[String]) -> Result<Summary, Error> {
         None => legacy::run(peer),
     }
 }
+
+/// Arguments for a tool from its input schema's properties (members the
+/// schema's types keep as unknown, JSON Schema's own): every required one, or
+/// with `all` every one, each a value of its type: an enum's first value, a
+/// number's `minimum`, else the smaller of its `default` and 1 (a duration
+/// the shortest, an id the first), else 2.5 (an integer 2).
+pub fn arguments_for(schema: &mcp_spec_types::Extra, all: bool) -> mcp_spec_types::Extra {
+    use serde_json::Value;
+    let mut args = mcp_spec_types::Extra::new();
+    let required: Vec<&str> =
+        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
+        if !all && !required.contains(&name.as_str()) {
+            continue;
+        }
+        let small = property.get("default").and_then(Value::as_f64).map(|d| Value::from(d.min(1.0) as i64));
+        let minimum = property.get("minimum").filter(|m| m.is_number()).cloned().or(small);
+        let value =
+            match (property.get("enum").and_then(Value::as_array).and_then(|e| e.first()), property["type"].as_str()) {
+                (Some(first), _) => first.clone(),
+                (None, Some("integer")) => minimum.unwrap_or(Value::from(2)),
+                (None, Some("number")) => minimum.unwrap_or(Value::from(2.5)),
+                (None, Some("boolean")) => Value::from(false),
+                (None, Some("array")) => Value::Array(Vec::new()),
+                (None, Some("object")) => Value::Object(Default::default()),
+                _ => Value::from("hello from Rust"),
+            };
+        args.insert(name.clone(), value);
+    }
+    args
+}

@@ -192,7 +192,7 @@ impl Session {
         let mut rounds = Rounds::default();
         let names: Vec<String> = tools.tools.iter().map(|t| t.name.clone()).filter(|n| n != "touch").collect();
         for tool in tools.tools.iter().filter(|t| t.name != "touch") {
-            let args = arguments_for(&tool.input_schema.extra);
+            let args = crate::arguments_for(&tool.input_schema.extra, false);
             let (result, n) = self.call_tool(&tool.name, args, &mut rounds)?;
             let text: String = result
                 .content
@@ -469,27 +469,4 @@ fn field_value(field: &str, schema: &m::PrimitiveSchemaDefinition, rounds: &mut 
             V::String(first)
         }
     }
-}
-
-/// Arguments for a tool from its input schema (kept as members the 2026-07-28
-/// schema does not name): every required property, with a value of its type.
-fn arguments_for(schema: &mcp_spec_types::Extra) -> mcp_spec_types::Extra {
-    let mut args = mcp_spec_types::Extra::new();
-    let required: Vec<&str> =
-        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
-    for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
-        if !required.contains(&name.as_str()) {
-            continue;
-        }
-        let value = match property["type"].as_str() {
-            Some("integer") => Value::from(2),
-            Some("number") => Value::from(2.5),
-            Some("boolean") => Value::from(true),
-            Some("array") => Value::Array(Vec::new()),
-            Some("object") => Value::Object(Default::default()),
-            _ => Value::from("hello from Rust"),
-        };
-        args.insert(name.clone(), value);
-    }
-    args
 }

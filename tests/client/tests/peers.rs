@@ -50,6 +50,7 @@ fn field<'a>(stdout: &'a str, name: &str) -> &'a str {
 fn a_2026_07_28_session_with_a_python_sdk_server() {
     let server = vec![peers::python().display().to_string(), peers::python_script("server.py").display().to_string()];
     let (out, j) = session("client-python-modern", &server);
+    assert!(j.extensions.is_empty(), "members no schema names: {:?}", j.extensions);
     assert_eq!(field(&out, "protocol version:"), "2026-07-28");
     assert!(field(&out, "server:").starts_with("peers-demo-server"), "{out}");
     assert!(field(&out, "tools:").contains("listed again from the cache, not sent"), "{out}");
@@ -81,10 +82,20 @@ fn a_2025_11_25_session_with_the_reference_server() {
         node.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js").display().to_string(),
     ];
     let (out, j) = session("client-everything-legacy", &server);
+    // JSON Schema's own keywords in a tool's output schema, which the MCP schema does not name.
+    assert_eq!(j.extensions, ["tools[5].outputSchema.additionalProperties (ToolOutputSchema)"]);
     assert!(field(&out, "discovery:").starts_with("method not found (-32601)"), "{out}");
     assert_eq!(field(&out, "protocol version:"), "2025-11-25");
     assert!(field(&out, "server:").starts_with("mcp-servers/everything"), "{out}");
     assert!(field(&out, "tool call:").contains("hello from Rust"), "{out}");
+    // Every tool it lists called, with arguments from its input schema, and answered
+    // with a result (a tool's own error, `isError`, is a result: fetching a URL on a
+    // closed network, a tool that needs tasks), never a JSON-RPC error.
+    let tools: usize = field(&out, "tools:").split_whitespace().next().unwrap().parse().unwrap();
+    let called = field(&out, "tools called:");
+    assert!(called.starts_with(&format!("{tools} of {tools}:")), "{called}");
+    assert!(called.contains(" 0 JSON-RPC errors"), "{called}");
+    assert_eq!(j.count("c2s request tools/call"), tools, "{:?}", j.kinds);
     for name in ["tools:", "prompts:", "resource contents:", "prompt messages:"] {
         let n: usize = field(&out, name).split_whitespace().next().unwrap().parse().unwrap();
         assert!(n > 0, "{name} {n}");

@@ -107,8 +107,9 @@ async function main() {
   });
   check(c.completion.values.join() === '42', 'completion/complete template');
 
-  await client.ping();
-  check(true, 'ping');
+  const pong = await client.ping();
+  // An empty result: nothing but, at most, its `_meta`.
+  check(pong !== null && typeof pong === 'object' && Object.keys(pong).every((k) => k === '_meta'), `ping -> ${JSON.stringify(pong)}`);
   console.log('all checks passed');
 }
 

@@ -89,7 +89,9 @@ async def run(mode: str, command: list[str]) -> None:
         names = sorted(t.name for t in tools.tools)
         check({"echo", "add", "count", "book_table"} <= set(names), f"tools/list -> {names}")
         if modern:
-            print(f"     tools/list ttlMs={tools.ttl_ms} cacheScope={tools.cache_scope}")
+            # The server under test caches its tool list for a minute, for anyone.
+            check(tools.ttl_ms == 60000 and tools.cache_scope == "public",
+                  f"tools/list ttlMs={tools.ttl_ms} cacheScope={tools.cache_scope}")
 
         r = await client.call_tool("echo", {"text": "hi"})
         check(text_of(r) == "hi" and not r.is_error, "tools/call echo")

@@ -58,6 +58,11 @@ fn the_python_sdk_client_speaks_2026_07_28_with_it() {
     let (path, out) = drive("server-python-modern", &python_client("modern"));
     assert!(out.contains("negotiated 2026-07-28"), "{out}");
     let j = judged(&path);
+    // What the SDK sends that 2026-07-28 no longer names: `roots.listChanged`.
+    assert_eq!(
+        j.extensions,
+        ["params._meta.io.modelcontextprotocol/clientCapabilities.roots.listChanged (ClientCapabilitiesRoots)"]
+    );
     assert_eq!(j.revision, "2026-07-28");
     // The session did what the era is for: discovery, input rounds, a listen stream.
     assert_eq!(j.count("c2s request server/discover"), 1, "{:?}", j.kinds);
@@ -76,6 +81,7 @@ fn the_python_sdk_client_speaks_the_2025_11_25_handshake_with_it() {
     let (path, out) = drive("server-python-legacy", &python_client("legacy"));
     assert!(out.contains("negotiated 2025-11-25"), "{out}");
     let j = judged(&path);
+    assert!(j.extensions.is_empty(), "members no schema names: {:?}", j.extensions);
     assert_eq!(j.revision, "2025-11-25");
     assert_eq!(j.count("c2s request initialize"), 1, "{:?}", j.kinds);
     // Input is asked with requests to the client in this era.
@@ -91,6 +97,7 @@ fn the_typescript_sdk_client_speaks_the_handshake_with_it() {
     let client = vec!["node".to_string(), node.join("client.mjs").display().to_string()];
     let (path, _) = drive("server-typescript-legacy", &client);
     let j = judged(&path);
+    assert!(j.extensions.is_empty(), "members no schema names: {:?}", j.extensions);
     assert_eq!(j.revision, "2025-11-25");
     assert_eq!(j.count("s2c request elicitation/create"), 2, "{:?}", j.kinds);
     assert_eq!(j.count("c2s request ping"), 1, "{:?}", j.kinds);
