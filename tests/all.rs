@@ -7,6 +7,7 @@ mod codegen;
 mod diagnostics;
 mod diff;
 mod examples;
+mod extensions;
 mod fixtures;
 mod hostile;
 mod html;

@@ -626,3 +626,13 @@ pub fn model_agreement(rev: &mcp_spec_codegen::model::Revision, types: &[mcp_spe
     }
     out
 }
+
+/// The extensions folder, found as the tools find it (`MCP_EXT_DIR`, then
+/// `../shared/mcp-ext` beside the workspace). Panics with what was looked for
+/// when it is missing.
+pub fn ext_dir() -> PathBuf {
+    match mcp_spec_codegen::extension::locate_ext_dir(None, &workspace_root()) {
+        Ok(d) => d,
+        Err(d) => panic!("the extension inputs are missing:\n{}", d.render()),
+    }
+}

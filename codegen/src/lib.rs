@@ -9,6 +9,7 @@ pub mod check;
 pub mod diag;
 pub mod diff;
 pub mod emit;
+pub mod extension;
 pub mod jsdoc;
 pub mod lower;
 pub mod model;
@@ -34,6 +35,8 @@ pub use model::Spec;
 /// Everything a codegen run produces: the crate's files and the warnings met.
 pub struct Generated {
     pub spec: Spec,
+    /// The extensions generated, when the settings named a folder of them.
+    pub extensions: Vec<extension::Extension>,
     pub files: Files,
     pub warnings: Diagnostics,
     /// How long each stage took: `load` (parse, lower, check), `emit` (registry,
@@ -50,11 +53,21 @@ pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
 /// [`generate`], for a crate that `settings` places (see [`emit::Settings::writing_to`]).
 pub fn generate_with(spec_dir: &Path, settings: &emit::Settings) -> Result<Generated, Diagnostics> {
     let started = std::time::Instant::now();
-    let (spec, warnings) = spec::load_spec(spec_dir)?;
+    let (spec, mut warnings) = spec::load_spec(spec_dir)?;
+    let extensions = match &settings.ext_dir {
+        Some(dir) => {
+            let (extensions, ext_warnings) = extension::load_extensions(dir, &spec)?;
+            warnings.extend(ext_warnings);
+            extensions
+        }
+        None => Vec::new(),
+    };
     let loaded = started.elapsed();
-    let files = generate_from_with(&spec, settings)?;
+    let registry = registry::build(&spec);
+    let notes = emit::registry::look_ahead_notes(&spec, &registry);
+    let files = emit::emit_crate(&spec, &extensions, &registry, &notes, settings)?;
     let timings = vec![("load", loaded), ("emit", started.elapsed() - loaded)];
-    Ok(Generated { spec, files, warnings, timings })
+    Ok(Generated { spec, extensions, files, warnings, timings })
 }
 
 /// Generates the crate's files from a loaded spec: the types, the registry, and
@@ -67,7 +80,7 @@ pub fn generate_from(spec: &Spec) -> Result<Files, Diagnostics> {
 pub fn generate_from_with(spec: &Spec, settings: &emit::Settings) -> Result<Files, Diagnostics> {
     let registry = registry::build(spec);
     let notes = emit::registry::look_ahead_notes(spec, &registry);
-    emit::emit_crate(spec, &registry, &notes, settings)
+    emit::emit_crate(spec, &[], &registry, &notes, settings)
 }
 
 /// Generates one module from one schema text, as for a revision named after the

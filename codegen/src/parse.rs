@@ -10,12 +10,30 @@ use swc_ecma_ast as ast;
 use swc_ecma_parser::{Syntax, TsSyntax, parse_file_as_module};
 
 use crate::diag::{Diagnostic, Diagnostics, Span};
-use crate::syntax::{ConstValue, Decl, DeclKind, Member, RawDoc, TypeExpr, TypeKind, whole_number};
+use crate::syntax::{
+    ConstValue, Decl, DeclKind, Import, ImportedName, Member, RawDoc, TypeExpr, TypeKind, whole_number,
+};
 
 /// Parses one schema file. Syntax errors, and declarations the generator cannot
 /// read, come back as diagnostics; the declarations that could be read are
-/// returned alongside so later phases can report their own problems too.
+/// returned alongside so later phases can report their own problems too. A core
+/// schema imports nothing: an import is reported and not followed.
 pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
+    let (decls, imports, mut diags) = parse_module(path, text);
+    for import in imports {
+        diags.push(
+            Diagnostic::warning("module statement ignored")
+                .at(path, import.span)
+                .label("the generator reads only type, interface and const declarations")
+                .hint("imports and re-exports are not followed; declare the types in this file"),
+        );
+    }
+    (decls, diags)
+}
+
+/// [`parse_schema`] for an extension's schema, whose `import` declarations name
+/// the core types it uses: they come back for the caller to resolve.
+pub fn parse_module(path: &Path, text: &str) -> (Vec<Decl>, Vec<Import>, Diagnostics) {
     let cm: Lrc<SourceMap> = Default::default();
     let fm = cm.new_source_file(Lrc::new(FileName::Custom(path.display().to_string())), text.to_string());
     let comments = SingleThreadedComments::default();
@@ -34,11 +52,12 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
     for e in &recovered {
         diags.push(syntax_error(path, text, to_span(e.span()), &e.kind().msg()));
     }
+    let mut imports = Vec::new();
     let module = match result {
         Ok(m) => m,
         Err(e) => {
             diags.push(syntax_error(path, text, to_span(e.span()), &e.kind().msg()));
-            return (Vec::new(), diags);
+            return (Vec::new(), imports, diags);
         }
     };
     let mut cx = Cx { path, base, comments: &comments, diags: &mut diags, depth: 0 };
@@ -70,6 +89,32 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
                     }
                 }
             }
+            ast::ModuleItem::ModuleDecl(ast::ModuleDecl::Import(import)) => {
+                let mut names = Vec::new();
+                for spec in &import.specifiers {
+                    match spec {
+                        ast::ImportSpecifier::Named(n) => {
+                            let local = n.local.sym.to_string();
+                            let imported = n.imported.as_ref().map(export_name).unwrap_or_else(|| local.clone());
+                            names.push(ImportedName { imported, local, span: cx.span(n.span) });
+                        }
+                        other => {
+                            let span = cx.span(other.span());
+                            cx.diags.push(
+                                Diagnostic::error("a default or namespace import")
+                                    .at(path, span)
+                                    .label("not a named import")
+                                    .hint("import the core types by name: `import type { Result } from \"./spec.types.js\"`"),
+                            );
+                        }
+                    }
+                }
+                imports.push(Import {
+                    source: import.src.value.to_string_lossy().into_owned(),
+                    span: cx.span(import.span),
+                    names,
+                });
+            }
             ast::ModuleItem::ModuleDecl(other) => {
                 let span = cx.span(other.span());
                 cx.diags.push(
@@ -95,7 +140,7 @@ pub fn parse_schema(path: &Path, text: &str) -> (Vec<Decl>, Diagnostics) {
             );
         }
     }
-    (decls, diags)
+    (decls, imports, diags)
 }
 
 fn export_name(n: &ast::ModuleExportName) -> String {

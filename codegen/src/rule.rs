@@ -144,9 +144,17 @@ fn add_fallbacks(items: &mut BTreeMap<String, Item>) {
                 Some(c) => c.into_iter().filter(|b| bases.contains(b)).collect(),
             });
         }
-        let open_base = common.unwrap_or_default().into_iter().find(|b| {
-            struct_of(items, b).and_then(|s| s.field(&field)).is_some_and(|f| !matches!(f.ty, Type::Literal(_)))
-        });
+        // Open: any string (`method: string`), or an open enum; a closed enum
+        // (`status: TaskStatus`) reads no other value, so a fallback would read none.
+        let open = |t: &Type| match canonical(items, t) {
+            Type::Literal(_) => false,
+            Type::Named(n) => !matches!(items.get(n).map(|i| &i.kind), Some(ItemKind::Enum(e)) if !e.open),
+            _ => true,
+        };
+        let open_base = common
+            .unwrap_or_default()
+            .into_iter()
+            .find(|b| struct_of(items, b).and_then(|s| s.field(&field)).is_some_and(|f| open(&f.ty)));
         let Some(base) = open_base else { continue };
         if let Some(Item { kind: ItemKind::Union(u), .. }) = items.get_mut(&name) {
             let vname = if u.variants.iter().any(|v| v.name == "Other") { "Unknown" } else { "Other" };

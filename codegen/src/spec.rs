@@ -173,8 +173,10 @@ pub fn read_revision(
         module,
         dated,
         schema_path: path,
-        schema_sha256: hex(&Sha256::digest(text.as_bytes())),
+        schema_sha256: sha256_hex(text),
         decls,
+        core: None,
+        imports: Default::default(),
     });
     let lowered_ok = !lower_diags.has_errors() && !diags.has_errors();
     diags.extend(lower_diags);
@@ -199,6 +201,11 @@ pub fn normalized(text: &str) -> std::borrow::Cow<'_, str> {
     } else {
         std::borrow::Cow::Borrowed(text)
     }
+}
+
+/// The hex sha256 of a text, as the generated files' headers name their inputs.
+pub fn sha256_hex(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
 }
 
 fn hex(bytes: &[u8]) -> String {

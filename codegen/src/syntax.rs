@@ -15,6 +15,25 @@ pub struct Decl {
     pub kind: DeclKind,
 }
 
+/// `import type { A, B as C } from "./spec.types.js"`: the names an extension
+/// schema takes from the core schema it extends.
+#[derive(Clone, Debug)]
+pub struct Import {
+    /// The module it names: `./spec.types.js`.
+    pub source: String,
+    pub span: Span,
+    pub names: Vec<ImportedName>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ImportedName {
+    /// The name in the module imported from (`Error`).
+    pub imported: String,
+    /// The name in this file (`JSONRPCErrorObject` for `Error as JSONRPCErrorObject`).
+    pub local: String,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug)]
 pub struct RawDoc {
     pub text: String,

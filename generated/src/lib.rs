@@ -51,6 +51,9 @@ pub mod draft;
 #[cfg(feature = "v2026_07_28")]
 /// The newest dated revision, 2026-07-28.
 pub use v2026_07_28 as latest;
+/// Official MCP extensions (Tasks, ...): each revision a module behind a feature.
+#[rustfmt::skip]
+pub mod ext;
 /// The protocol versions this build has types for (each with its
 /// revision's feature on), oldest first: what
 /// [`negotiate::negotiate`] chooses from.

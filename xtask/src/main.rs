@@ -28,6 +28,9 @@ enum Command {
         /// The spec folder (holds `schema/<revision>/schema.ts`). Default: $MCP_SPEC_DIR, then ../shared/mcp-spec.
         #[arg(long)]
         spec_dir: Option<PathBuf>,
+        /// The extensions folder (holds `<name>/schema/<revision>/schema.ts`). Default: $MCP_EXT_DIR, then ../shared/mcp-ext.
+        #[arg(long)]
+        ext_dir: Option<PathBuf>,
         /// Where to write the crate. Default: the workspace's generated/ folder.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -51,6 +54,11 @@ enum Command {
         format: Format,
         #[arg(long)]
         spec_dir: Option<PathBuf>,
+        /// An extension's registry (`tasks`) instead of the core's.
+        #[arg(long)]
+        ext: Option<String>,
+        #[arg(long)]
+        ext_dir: Option<PathBuf>,
     },
     /// Diff two revisions' models: every change, with wire and API verdicts.
     Diff {
@@ -68,6 +76,11 @@ enum Command {
         docs: bool,
         #[arg(long)]
         spec_dir: Option<PathBuf>,
+        /// Diff two revisions of an extension (`tasks`) instead of the core's.
+        #[arg(long)]
+        ext: Option<String>,
+        #[arg(long)]
+        ext_dir: Option<PathBuf>,
     },
     /// Print the model of one revision (items, fields, union rules), for inspection.
     Model {
@@ -114,11 +127,17 @@ fn workspace_root() -> PathBuf {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Codegen { spec_dir, out, check, timings, verbose } => codegen(spec_dir, out, check, timings, verbose),
+        Command::Codegen { spec_dir, ext_dir, out, check, timings, verbose } => {
+            codegen(spec_dir, ext_dir, out, check, timings, verbose)
+        }
         Command::Model { revision, spec_dir } => model(&revision, spec_dir),
-        Command::Registry { revision, format, spec_dir } => registry_report(revision.as_deref(), format, spec_dir),
-        Command::Diff { old, new, format, fail_on, docs, spec_dir } => {
-            diff(&old, &new, format, fail_on, docs, spec_dir)
+        Command::Registry { revision, format, spec_dir, ext, ext_dir } => {
+            let ext = ext.map(|name| (name, ext_dir));
+            registry_report(revision.as_deref(), format, spec_dir, ext)
+        }
+        Command::Diff { old, new, format, fail_on, docs, spec_dir, ext, ext_dir } => {
+            let ext = ext.map(|name| (name, ext_dir));
+            diff(&old, &new, format, fail_on, docs, spec_dir, ext)
         }
     }
 }
@@ -142,7 +161,14 @@ fn report(d: &Diagnostics) {
     }
 }
 
-fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool, timings: bool, verbose: bool) -> ExitCode {
+fn codegen(
+    spec_dir: Option<PathBuf>,
+    ext_dir: Option<PathBuf>,
+    out: Option<PathBuf>,
+    check: bool,
+    timings: bool,
+    verbose: bool,
+) -> ExitCode {
     let started = std::time::Instant::now();
     let root = workspace_root();
     let dir = match spec::locate_spec_dir(spec_dir.as_deref(), &root) {
@@ -152,8 +178,16 @@ fn codegen(spec_dir: Option<PathBuf>, out: Option<PathBuf>, check: bool, timings
             return ExitCode::from(1);
         }
     };
+    let ext_dir = match mcp_spec_codegen::extension::locate_ext_dir(ext_dir.as_deref(), &root) {
+        Ok(d) => d,
+        Err(d) => {
+            report(&d);
+            return ExitCode::from(1);
+        }
+    };
     let out = out.unwrap_or_else(|| root.join("generated"));
-    let generated = match mcp_spec_codegen::generate_with(&dir, &mcp_spec_codegen::emit::Settings::writing_to(&out)) {
+    let settings = mcp_spec_codegen::emit::Settings::writing_to(&out).with_extensions(&ext_dir);
+    let generated = match mcp_spec_codegen::generate_with(&dir, &settings) {
         Ok(g) => g,
         Err(d) => {
             report(&d);
@@ -245,8 +279,52 @@ fn model(revision: &str, spec_dir: Option<PathBuf>) -> ExitCode {
     }
 }
 
-fn registry_report(revision: Option<&str>, format: Format, spec_dir: Option<PathBuf>) -> ExitCode {
-    let spec = match load(spec_dir, false) {
+/// The revisions of an extension (`--ext tasks`), as a spec of their own: its
+/// items, each revision on its core revision.
+fn load_ext(
+    spec_dir: Option<PathBuf>,
+    name: &str,
+    ext_dir: Option<PathBuf>,
+) -> Result<mcp_spec_codegen::Spec, ExitCode> {
+    let spec = load(spec_dir, false)?;
+    let dir = mcp_spec_codegen::extension::locate_ext_dir(ext_dir.as_deref(), &workspace_root()).map_err(|d| {
+        report(&d);
+        ExitCode::from(1)
+    })?;
+    let (extensions, _) = mcp_spec_codegen::extension::load_extensions(&dir, &spec).map_err(|d| {
+        report(&d);
+        ExitCode::from(1)
+    })?;
+    match extensions.into_iter().find(|e| e.name == name) {
+        Some(ext) => Ok(mcp_spec_codegen::Spec {
+            dir: dir.join(name),
+            revisions: ext.revisions.into_iter().map(|r| r.rev).collect(),
+        }),
+        None => {
+            eprintln!("error: unknown extension `{name}` in {}", dir.display());
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// The core spec, or with `--ext NAME` the extension's revisions.
+fn load_for(
+    spec_dir: Option<PathBuf>,
+    ext: Option<(String, Option<PathBuf>)>,
+) -> Result<mcp_spec_codegen::Spec, ExitCode> {
+    match ext {
+        Some((name, ext_dir)) => load_ext(spec_dir, &name, ext_dir),
+        None => load(spec_dir, false),
+    }
+}
+
+fn registry_report(
+    revision: Option<&str>,
+    format: Format,
+    spec_dir: Option<PathBuf>,
+    ext: Option<(String, Option<PathBuf>)>,
+) -> ExitCode {
+    let spec = match load_for(spec_dir, ext) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -258,8 +336,16 @@ fn registry_report(revision: Option<&str>, format: Format, spec_dir: Option<Path
     print_out(&report::render(&registry::build(&spec), index, format.into()))
 }
 
-fn diff(old: &str, new: &str, format: Format, fail_on: FailOn, docs: bool, spec_dir: Option<PathBuf>) -> ExitCode {
-    let spec = match load(spec_dir, false) {
+fn diff(
+    old: &str,
+    new: &str,
+    format: Format,
+    fail_on: FailOn,
+    docs: bool,
+    spec_dir: Option<PathBuf>,
+    ext: Option<(String, Option<PathBuf>)>,
+) -> ExitCode {
+    let spec = match load_for(spec_dir, ext) {
         Ok(s) => s,
         Err(code) => return code,
     };

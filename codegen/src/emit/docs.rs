@@ -423,6 +423,7 @@ mod tests {
             schema_path: Default::default(),
             schema_sha256: String::new(),
             items: BTreeMap::new(),
+            core: None,
         }
     }
 

@@ -10,6 +10,7 @@
 pub mod build;
 pub mod calls;
 pub mod docs;
+pub mod ext;
 mod format;
 pub mod items;
 mod krate;
@@ -48,12 +49,14 @@ pub type RevisionNotes = BTreeMap<String, Notes>;
 /// names the runtime where `settings` says.
 pub fn emit_crate(
     spec: &Spec,
+    extensions: &[crate::extension::Extension],
     registry: &Registry,
     notes: &RevisionNotes,
     settings: &Settings,
 ) -> Result<Files, Diagnostics> {
     let mut files = Files::new();
     let mut diags = Diagnostics::default();
+    ext::extension_files(extensions, &mut files, &mut diags);
     files.insert("src/negotiate.rs".into(), format!("{}{NEGOTIATE}", template_header("negotiate.rs")));
     // A revision with an earlier one's items is that module re-exported.
     let shared = share::shared_revisions(&spec.revisions);
@@ -86,7 +89,7 @@ pub fn emit_crate(
         let out = match job {
             Job::Lib => Output::File(
                 "src/lib.rs".to_string(),
-                format_file(&lib_rs(spec), &lib_header(spec), "src/lib.rs", &mut d),
+                format_file(&lib_rs(spec, !extensions.is_empty()), &lib_header(spec), "src/lib.rs", &mut d),
             ),
             Job::Registry => {
                 let data = format_file(&registry::registry_data(registry), "", "src/registry.rs", &mut d);
@@ -146,7 +149,7 @@ pub fn emit_crate(
         "src/shared.rs".into(),
         format_file(&shared_index(&items_shared), &lib_header(spec), "src/shared.rs", &mut diags),
     );
-    files.insert("Cargo.toml".into(), cargo_toml(spec, &shared, &settings.runtime_path));
+    files.insert("Cargo.toml".into(), cargo_toml(spec, &shared, &settings.runtime_path, &ext::features(extensions)));
     files.insert("README.md".into(), crate_readme(spec, &shared));
     if diags.has_errors() { Err(diags) } else { Ok(files) }
 }
@@ -188,7 +191,7 @@ pub struct ItemText {
 
 /// Formats each item of a revision on its own, so that one item's change leaves
 /// the others' text alone and an item can be moved whole.
-fn format_items(rev: &Revision, notes: &Notes, path: &str, diags: &mut Diagnostics) -> ModuleText {
+pub(crate) fn format_items(rev: &Revision, notes: &Notes, path: &str, diags: &mut Diagnostics) -> ModuleText {
     let module = revision_module(rev, notes);
     let items = module
         .items

@@ -26,10 +26,20 @@ impl Lowerer<'_> {
     /// change: paths are made from the parent and the field, not the name.
     pub(super) fn inline_name(&mut self, parent: &str, field: &str, role: InlineRole, span: Span) -> String {
         let derived = format!("{parent}{}{}", pascal_case_keep(field), role.suffix());
+        let place = if field.is_empty() { parent.to_string() } else { format!("{parent}.{field}") };
+        self.inline_name_as(derived, &place, span)
+    }
+
+    /// [`Lowerer::inline_name`] for a name derived otherwise (`GetTaskResult` +
+    /// `WorkingTask`, a member of an intersection distributed over a union).
+    /// A name a core revision declares is taken too: an extension's module sees them.
+    pub(super) fn inline_name_as(&mut self, derived: String, place: &str, span: Span) -> String {
         if let Some(name) = self.inline_names.get(&(derived.clone(), span)) {
             return name.clone();
         }
-        let taken = |lx: &Self, n: &str| lx.decls.contains_key(n) || lx.inline_spans.contains_key(n);
+        let taken = |lx: &Self, n: &str| {
+            lx.decls.contains_key(n) || lx.inline_spans.contains_key(n) || lx.core.is_some_and(|c| c.item(n).is_some())
+        };
         let mut name = derived.clone();
         if taken(self, &name) {
             let mut n = 1;
@@ -47,7 +57,6 @@ impl Lowerer<'_> {
                     format!("this inline type is `{derived}`"),
                 ),
             };
-            let place = if field.is_empty() { parent.to_string() } else { format!("{parent}.{field}") };
             self.diags.push(
                 Diagnostic::warning(format!(
                     "the inline type of `{place}` is named `{name}`: `{derived}`, the name its parent and field give it, is taken"

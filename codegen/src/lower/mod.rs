@@ -33,10 +33,16 @@ pub struct LowerInput<'a> {
     pub schema_path: &'a Path,
     pub schema_sha256: String,
     pub decls: Vec<Decl>,
+    /// For an extension: the core revision it extends, and the names it imports
+    /// from it (the name in the extension's file → the core's name).
+    pub core: Option<&'a Revision>,
+    pub imports: BTreeMap<String, String>,
 }
 
 pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
     let mut lx = Lowerer {
+        core: input.core,
+        imports: input.imports.clone(),
         path: input.schema_path,
         dir: input.schema_path.parent().map(Path::to_path_buf).unwrap_or_default(),
         decls: HashMap::new(),
@@ -81,11 +87,24 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
         schema_path: input.schema_path.to_path_buf(),
         schema_sha256: input.schema_sha256,
         items: lx.items,
+        core: input.core.map(|c| Box::new(c.clone())),
     };
     (rev, lx.diags)
 }
 
+impl<'a> Lowerer<'a> {
+    /// The core item an extension's imported name stands for.
+    fn imported(&self, name: &str) -> Option<&'a Item> {
+        let core = self.core?;
+        core.item(self.imports.get(name)?)
+    }
+}
+
 struct Lowerer<'a> {
+    /// An extension's core revision, whose imported items its types name.
+    core: Option<&'a Revision>,
+    /// An extension's imports: the name in its file → the core's name.
+    imports: BTreeMap<String, String>,
     path: &'a Path,
     dir: PathBuf,
     decls: HashMap<String, Decl>,
@@ -156,6 +175,37 @@ impl Lowerer<'_> {
                     Some(shape) => ItemKind::Struct(shape.into_struct()),
                     None => ItemKind::Alias(Type::Json),
                 },
+                // `Result & DetailedTask & { .. }` where `DetailedTask` is a union of
+                // object types: a union of one struct per member, each the
+                // intersection with that member (`GetTaskResultWorkingTask`, ...).
+                TypeKind::Intersection(parts) if self.union_part(parts).is_some() => {
+                    let (k, members) = self.union_part(parts).unwrap_or_default();
+                    let mut variants = Vec::new();
+                    for (i, member) in members.iter().enumerate() {
+                        let TypeKind::Ref { name: member_name, .. } = &member.kind else { continue };
+                        let mut with_member = parts.clone();
+                        with_member[k] = member.clone();
+                        let joined = TypeExpr { kind: TypeKind::Intersection(with_member), span: ty.span };
+                        let iname = self.inline_name_as(format!("{name}{member_name}"), name, member.span);
+                        if let Some(shape) = self.expr_shape(&joined, &iname) {
+                            let vty = self.add_inline(
+                                &iname,
+                                name,
+                                "",
+                                InlineRole::Variant(i + 1),
+                                member.span,
+                                ItemKind::Struct(shape.into_struct()),
+                            );
+                            variants.push(Variant {
+                                name: member_name.clone(),
+                                ty: vty,
+                                tags: Vec::new(),
+                                boxed: false,
+                            });
+                        }
+                    }
+                    ItemKind::Union(Union { variants, rule: UnionRule::default() })
+                }
                 TypeKind::Intersection(parts) if bounded_primitive(parts).is_none() => match self.object_of(name) {
                     Some(shape) => ItemKind::Struct(shape.into_struct()),
                     None => ItemKind::Alias(Type::Json),
@@ -232,10 +282,15 @@ impl Lowerer<'_> {
                     );
                     Type::Json
                 }
-                None => {
-                    self.undeclared(c, ty.span);
-                    Type::Json
-                }
+                None => match self.imported(c).map(|i| (&i.name, &i.kind)) {
+                    Some((core, ItemKind::Const(l))) => {
+                        Type::Literal(Literal { value: l.value.clone(), via_const: Some(core.clone()) })
+                    }
+                    _ => {
+                        self.undeclared(c, ty.span);
+                        Type::Json
+                    }
+                },
             },
             TypeKind::Ref { name, args } => match (name.as_str(), args.as_slice()) {
                 // `Record<string, never>`: an object with no members.
@@ -261,6 +316,16 @@ impl Lowerer<'_> {
                             return Type::Json;
                         }
                         Type::Named(name.clone())
+                    } else if let Some(core) = self.imported(name) {
+                        if matches!(core.kind, ItemKind::Const(_)) {
+                            self.error_at(
+                                ty.span,
+                                &format!("`{name}` is a const, not a type"),
+                                &format!("write `typeof {name}`"),
+                            );
+                            return Type::Json;
+                        }
+                        Type::Named(core.name.clone())
                     } else {
                         self.undeclared(name, ty.span);
                         Type::Json
@@ -335,6 +400,29 @@ impl Lowerer<'_> {
                 Type::Json
             }
         }
+    }
+
+    /// The part of an intersection that names a union of object types (a
+    /// declared `type U = A | B`, each a declared object type), with U's members.
+    fn union_part(&self, parts: &[TypeExpr]) -> Option<(usize, Vec<TypeExpr>)> {
+        parts.iter().enumerate().find_map(|(k, p)| {
+            let TypeKind::Ref { name, args } = &p.kind else { return None };
+            if !args.is_empty() {
+                return None;
+            }
+            let Some(DeclKind::Alias(TypeExpr { kind: TypeKind::Union(members), .. })) =
+                self.decls.get(name).map(|d| &d.kind)
+            else {
+                return None;
+            };
+            let objects = members.iter().all(|m| match &m.kind {
+                TypeKind::Ref { name, args } if args.is_empty() => {
+                    matches!(self.decls.get(name).map(|d| &d.kind), Some(DeclKind::Interface { .. }))
+                }
+                _ => false,
+            });
+            (objects && members.len() > 1).then(|| (k, members.clone()))
+        })
     }
 
     fn undeclared(&mut self, name: &str, span: Span) {

@@ -60,6 +60,15 @@ impl Lowerer<'_> {
             return None;
         }
         let decl = self.decls.get(name).cloned();
+        // An extension's base from its core revision: the core's struct, as lowered there.
+        if decl.is_none()
+            && let Some(s) = self.core.and_then(|c| c.struct_of(name))
+        {
+            self.in_progress.remove(name);
+            let shape = ObjectShape { fields: s.fields.clone(), index: s.index.clone(), bases: s.bases.clone() };
+            self.objects.insert(name.to_string(), Some(shape.clone()));
+            return Some(shape);
+        }
         let shape = match decl.as_ref().map(|d| &d.kind) {
             Some(DeclKind::Interface { extends, members }) => {
                 let mut shape = ObjectShape::default();
@@ -163,10 +172,11 @@ impl Lowerer<'_> {
                 Some(ObjectShape { index: Some(t), ..Default::default() })
             }
             TypeKind::Ref { name, args } if args.is_empty() => {
-                if !self.decls.contains_key(name) {
+                if !self.decls.contains_key(name) && self.imported(name).is_none() {
                     self.undeclared(name, ty.span);
                     return None;
                 }
+                let name = &self.imports.get(name).cloned().unwrap_or_else(|| name.clone());
                 match self.object_of(name) {
                     Some(mut s) => {
                         if record_base {

@@ -50,6 +50,10 @@ pub struct Revision {
     /// Hex sha256 of schema.ts.
     pub schema_sha256: String,
     pub items: BTreeMap<String, Item>,
+    /// For an extension: the core revision whose types it names (`Result`,
+    /// `JSONRPCRequest`). Its items are looked up through [`Revision::item`] but
+    /// are not this revision's: `items` holds the extension's own.
+    pub core: Option<Box<Revision>>,
 }
 
 /// How many aliases in a row are looked through before giving up. `check`
@@ -59,20 +63,42 @@ pub struct Revision {
 pub const ALIAS_DEPTH: usize = 64;
 
 impl Revision {
+    /// An item of this revision, or, for an extension, of the core revision it extends.
     pub fn item(&self, name: &str) -> Option<&Item> {
-        self.items.get(name)
+        self.items.get(name).or_else(|| self.core.as_deref()?.item(name))
+    }
+
+    /// Whether `name` is this revision's own item (not a core revision's).
+    pub fn owns(&self, name: &str) -> bool {
+        self.items.contains_key(name)
     }
 
     /// What `t` stands for once aliases are looked through: a non-alias item's
     /// name, or a type that is not a name. The one alias resolver: every stage
     /// that needs to see through `type X = Y` asks this.
-    pub fn canonical<'a>(&'a self, t: &'a Type) -> &'a Type {
-        canonical(&self.items, t)
+    pub fn canonical<'a>(&'a self, mut t: &'a Type) -> &'a Type {
+        for _ in 0..ALIAS_DEPTH {
+            match t {
+                Type::Named(n) => match self.item(n).map(|i| &i.kind) {
+                    Some(ItemKind::Alias(inner)) => t = inner,
+                    _ => return t,
+                },
+                _ => return t,
+            }
+        }
+        t
     }
 
     /// The struct `name` is, directly or through aliases.
     pub fn struct_of(&self, name: &str) -> Option<&Struct> {
-        struct_of(&self.items, name)
+        let named = Type::Named(name.to_string());
+        match self.canonical(&named) {
+            Type::Named(n) => match &self.item(n)?.kind {
+                ItemKind::Struct(s) => Some(s),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 }
 
