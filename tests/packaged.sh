@@ -38,7 +38,7 @@ if [ -z "$features" ]; then
   echo "error: the packaged manifest lists no revision features" >&2
   exit 1
 fi
-for feature in $features all-revisions; do
+for feature in $features all-revisions all-extensions; do
   echo "packaged: cargo check --features $feature"
   cargo check --quiet -p mcp-spec-types --no-default-features --features "$feature"
 done

@@ -5,9 +5,7 @@
 
 use std::fmt;
 
-use std::collections::BTreeMap;
-
-use crate::model::{Field, Item, ItemKind, LiteralValue, Revision, Role, Struct, Type, canonical};
+use crate::model::{Field, Item, ItemKind, LiteralValue, Revision, Role, Struct, Type};
 use crate::names::{field_ident, snake_case};
 
 /// A Rust type as the generated code spells it: a path, or a generic path with
@@ -158,14 +156,25 @@ impl<'a> RustTypes<'a> {
 /// is not one of the member's type (through aliases, to the enum or primitive
 /// they name). The one test of a default: `lower` drops a default this gives
 /// no expression for (with a warning), so emit never meets one.
-pub fn default_expr(items: &BTreeMap<String, Item>, ty: &Type, v: &LiteralValue) -> Option<String> {
-    match (canonical(items, ty), v) {
+pub fn default_expr<'a>(item: impl Fn(&str) -> Option<&'a Item>, ty: &'a Type, v: &LiteralValue) -> Option<String> {
+    // Through aliases, to the enum or primitive they name.
+    let mut t = ty;
+    for _ in 0..crate::model::ALIAS_DEPTH {
+        match t {
+            Type::Named(n) => match item(n).map(|i| &i.kind) {
+                Some(ItemKind::Alias(inner)) => t = inner,
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    match (t, v) {
         (Type::String, LiteralValue::Str(s)) => Some(format!("::std::string::String::from({s:?})")),
         (Type::Integer, LiteralValue::Int(i)) => Some(i.to_string()),
         (Type::Number, LiteralValue::Int(i)) => Some(format!("{:?}", *i as f64)),
         (Type::Number, LiteralValue::Float(f)) => Some(format!("{f:?}")),
         (Type::Boolean, LiteralValue::Bool(b)) => Some(b.to_string()),
-        (Type::Named(n), LiteralValue::Str(s)) => match items.get(n).map(|i| &i.kind) {
+        (Type::Named(n), LiteralValue::Str(s)) => match item(n).map(|i| &i.kind) {
             Some(ItemKind::Enum(e)) => match e.values.iter().find(|v| &v.value == s) {
                 Some(v) => Some(format!("{n}::{}", v.rust)),
                 None if e.open => Some(format!("{n}::Other(::std::string::String::from({s:?}))")),

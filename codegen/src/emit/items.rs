@@ -65,7 +65,7 @@ impl Cx<'_> {
     /// The Rust expression for a member's default value (`rust::default_expr`;
     /// `lower` has dropped every default it has none for).
     pub(crate) fn default_text(&self, ty: &Type, v: &LiteralValue) -> Option<String> {
-        crate::rust::default_expr(&self.rev.items, ty, v)
+        crate::rust::default_expr(|n| self.rev.item(n), ty, v)
     }
 
     fn doc_lines(&self, docs: &Docs, key: &str) -> Vec<String> {

@@ -68,7 +68,10 @@ impl Lowerer<'_> {
             let ItemKind::Struct(s) = &item.kind else { continue };
             for f in &s.fields {
                 let Some(d) = f.role.default() else { continue };
-                if f.declared_in == item.name && crate::rust::default_expr(&self.items, &f.ty, &d.value).is_none() {
+                if f.declared_in == item.name
+                    && crate::rust::default_expr(|n| self.items.get(n).or_else(|| self.core?.item(n)), &f.ty, &d.value)
+                        .is_none()
+                {
                     bad.push((item.name.clone(), f.wire.clone(), f.span, d.value.to_json(), f.ty.describe()));
                 }
             }
