@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use mcp_spec_types::ext::tasks::draft as tasks;
 use mcp_spec_types::negotiate::{Offer, negotiate};
 use mcp_spec_types::{PROTOCOL_VERSIONS, Request, v2026_07_28 as m};
 use serde::Serialize;
@@ -22,10 +23,16 @@ fn check(v: &Value) -> Result<(), Error> {
     round_trip::<m::JSONRPCMessage>(v, "a 2026-07-28 JSONRPCMessage").map(drop)
 }
 
-/// What this client can do for a server: answer forms, sample, list roots.
+/// At most this many `tasks/get` polls for one task.
+const MAX_POLLS: usize = 50;
+
+/// What this client can do for a server: answer forms, sample, list roots, and
+/// take a task handle for a tool call (the Tasks extension).
 #[allow(deprecated)] // sampling and roots are deprecated in 2026-07-28 (SEP-2577), and still what servers ask for
 fn capabilities() -> m::ClientCapabilities {
+    let tasks = std::iter::once((tasks::EXTENSION_ID.to_string(), m::JSONObject::new())).collect();
     m::ClientCapabilities::new()
+        .with_extensions(tasks)
         .with_elicitation(m::ClientCapabilitiesElicitation::new().with_form(m::JSONObject::new()))
         .with_sampling(m::ClientCapabilitiesSampling::new())
         .with_roots(m::ClientCapabilitiesRoots::new())
@@ -193,7 +200,7 @@ impl Session {
         let names: Vec<String> = tools.tools.iter().map(|t| t.name.clone()).filter(|n| n != "touch").collect();
         for tool in tools.tools.iter().filter(|t| t.name != "touch") {
             let args = crate::arguments_for(&tool.input_schema.extra, false);
-            let (result, n) = self.call_tool(&tool.name, args, &mut rounds)?;
+            let (result, how) = self.call_tool(&tool.name, args, &mut rounds)?;
             let text: String = result
                 .content
                 .iter()
@@ -203,8 +210,7 @@ impl Session {
                 })
                 .collect();
             let error = if result.is_error == Some(true) { " (isError)" } else { "" };
-            let rounds_text = if n > 1 { format!(" after {n} rounds") } else { String::new() };
-            self.step(&format!("call {}", tool.name), format!("{text:?}{rounds_text}{error}"));
+            self.step(&format!("call {}", tool.name), format!("{text:?}{how}{error}"));
         }
         self.step("tool calls", format!("{} ({})", names.len(), names.join(", ")));
         self.step("input rounds", rounds.to_string());
@@ -218,13 +224,15 @@ impl Session {
         Ok(std::mem::take(&mut self.peer.summary))
     }
 
-    /// A tool call, with as many `input_required` rounds as the server needs (bounded).
+    /// A tool call, with as many `input_required` rounds as the server needs
+    /// (bounded), or a task polled to its end; the result and how it came
+    /// (`" after 3 rounds"`, `" from a task polled 3 times"`, or nothing).
     fn call_tool(
         &mut self,
         name: &str,
         args: mcp_spec_types::Extra,
         rounds: &mut Rounds,
-    ) -> Result<(m::CallToolResult, usize), Error> {
+    ) -> Result<(m::CallToolResult, String), Error> {
         let mut answers: Option<m::InputResponses> = None;
         let mut state: Option<String> = None;
         for round in 1..=MAX_ROUNDS {
@@ -239,7 +247,10 @@ impl Session {
                 params = params.with_request_state(s);
             }
             match self.must(|id| m::CallToolRequest::new(id, params))? {
-                m::CallToolResultResponseResult::CallToolResult(done) => return Ok((done, round)),
+                m::CallToolResultResponseResult::CallToolResult(done) => {
+                    let how = if round > 1 { format!(" after {round} rounds") } else { String::new() };
+                    return Ok((done, how));
+                }
                 m::CallToolResultResponseResult::InputRequiredResult(more) => {
                     if more.input_requests.is_none() && more.request_state.is_none() {
                         return Err(format!(
@@ -251,6 +262,14 @@ impl Session {
                         .map(|asks| asks.into_iter().map(|(k, ask)| (k, answer(ask, rounds))).collect());
                     state = more.request_state;
                 }
+                // A task handle: a result kind of the Tasks extension, which the
+                // core union keeps whole and the extension's type reads.
+                m::CallToolResultResponseResult::Other(result) if result.result_type.as_str() == "task" => {
+                    let value = serde_json::to_value(&result).map_err(|e| e.to_string())?;
+                    let handle = round_trip::<tasks::CreateTaskResult>(&value, "a task handle")?;
+                    let (done, polls) = self.await_task(name, handle)?;
+                    return Ok((done, format!(" from a task polled {polls} times")));
+                }
                 m::CallToolResultResponseResult::Other(result) => {
                     return Err(format!(
                         "{name}: a result of a kind this client does not know: {}",
@@ -260,6 +279,35 @@ impl Session {
             }
         }
         Err(format!("{name}: still asking for input after {MAX_ROUNDS} rounds"))
+    }
+
+    /// Polls `tasks/get` (as often as the task's `pollIntervalMs` asks) until the
+    /// task ends; its result, read as the `CallToolResult` it is, and how many
+    /// polls it took.
+    fn await_task(&mut self, name: &str, handle: tasks::CreateTaskResult) -> Result<(m::CallToolResult, usize), Error> {
+        let mut interval = handle.poll_interval_ms.unwrap_or(100);
+        let meta = serde_json::to_value(meta()).map_err(|e| e.to_string())?;
+        for poll in 1..=MAX_POLLS {
+            std::thread::sleep(Duration::from_millis(interval.clamp(0, 1000) as u64));
+            // The extension's requests carry the `_meta` every 2026-07-28 request does.
+            let mut params = tasks::GetTaskRequestParams::new(handle.task_id.clone());
+            params.extra.insert("_meta".to_string(), meta.clone());
+            match self.must(|id| tasks::GetTaskRequest::new(id, params))? {
+                tasks::GetTaskResult::WorkingTask(t) => interval = t.poll_interval_ms.unwrap_or(interval),
+                tasks::GetTaskResult::CompletedTask(t) => {
+                    let result = serde_json::to_value(&t.result).map_err(|e| e.to_string())?;
+                    return Ok((round_trip::<m::CallToolResult>(&result, "a completed task's result")?, poll));
+                }
+                tasks::GetTaskResult::FailedTask(t) => {
+                    return Err(format!("{name}: the task failed: {}", t.error));
+                }
+                tasks::GetTaskResult::CancelledTask(_) => return Err(format!("{name}: the task was cancelled")),
+                tasks::GetTaskResult::InputRequiredTask(_) => {
+                    return Err(format!("{name}: the task asks for input, which this client does not give a task"));
+                }
+            }
+        }
+        Err(format!("{name}: the task is still working after {MAX_POLLS} polls"))
     }
 
     fn prompts(&mut self) -> Result<(), Error> {

@@ -4,8 +4,12 @@
 //! tool needs a capability the client did not declare); a tool that needs the
 //! user's input answers with an `InputRequiredResult` and a sealed `requestState`,
 //! and the client retries with `inputResponses`; list results carry cache hints;
-//! `subscriptions/listen` streams change notifications.
+//! `subscriptions/listen` streams change notifications. With the Tasks extension
+//! (`io.modelcontextprotocol/tasks`) declared in a request's capabilities,
+//! `count` answers with a task handle, and `tasks/get` reports the task until it
+//! completes with the tool's result.
 
+use mcp_spec_types::ext::tasks::draft as tasks;
 use mcp_spec_types::v2026_07_28 as m;
 use serde_json::{Map, Value, json};
 
@@ -20,10 +24,26 @@ struct Server<'w> {
     wire: &'w mut Wire,
     /// Open `subscriptions/listen` streams: the request's id and what it asked for.
     listeners: Vec<(m::RequestId, m::SubscriptionFilter)>,
+    /// Tasks made so far, by id.
+    tasks: Vec<Task>,
 }
 
+/// A task the server runs for `count`: done after two polls of `tasks/get`.
+struct Task {
+    id: String,
+    n: i64,
+    polls: u32,
+    cancelled: bool,
+}
+
+/// When every task was made and last changed: the demo's clock stands still.
+const TASK_TIME: &str = "2026-07-28T00:00:00Z";
+
+/// How many polls a task is working for before it completes.
+const TASK_POLLS: u32 = 2;
+
 pub fn serve(wire: &mut Wire) {
-    let mut server = Server { wire, listeners: Vec::new() };
+    let mut server = Server { wire, listeners: Vec::new(), tasks: Vec::new() };
     while let Some(line) = server.wire.recv() {
         match serde_json::from_str::<m::JSONRPCMessage>(&line) {
             Err(e) => parse_error(server.wire, e),
@@ -84,6 +104,9 @@ impl Server<'_> {
             let data = m::UnsupportedProtocolVersionErrorErrorData::new(vec![VERSION.to_string()], requested);
             let error = m::UnsupportedProtocolVersionErrorError::new("Unsupported protocol version", data);
             return self.wire.send(&m::UnsupportedProtocolVersionError::new(Some(id), error));
+        }
+        if generic.method.starts_with("tasks/") {
+            return self.task_request(line, id, &meta);
         }
         let request: m::ClientRequest = match serde_json::from_str(line) {
             Ok(r) => r,
@@ -186,6 +209,72 @@ impl Server<'_> {
         }
     }
 
+    /// `tasks/get`, `tasks/update`, `tasks/cancel`: for a client that declared
+    /// the extension on the request (else `-32021`, as the extension says).
+    fn task_request(&mut self, line: &str, id: m::RequestId, meta: &m::RequestMetaObject) {
+        if !declares_tasks(meta) {
+            let missing = m::ClientCapabilities::new().with_extensions(tasks_declared());
+            let data = m::MissingRequiredClientCapabilityErrorErrorData::new(missing);
+            let error = m::MissingRequiredClientCapabilityErrorError::new("Missing required client capability", data);
+            return self.wire.send(&m::MissingRequiredClientCapabilityError::new(Some(id), error));
+        }
+        let method = serde_json::from_str::<m::JSONRPCRequest>(line).map(|r| r.method).unwrap_or_default();
+        let task_id = |line: &str| -> Result<String, String> {
+            match method.as_str() {
+                "tasks/get" => serde_json::from_str::<tasks::GetTaskRequest>(line).map(|r| r.params.task_id),
+                "tasks/cancel" => serde_json::from_str::<tasks::CancelTaskRequest>(line).map(|r| r.params.task_id),
+                _ => serde_json::from_str::<tasks::UpdateTaskRequest>(line).map(|r| r.params.task_id),
+            }
+            .map_err(|e| e.to_string())
+        };
+        let task_id = match task_id(line) {
+            Ok(t) => t,
+            Err(e) => return self.error(id, invalid_params(e, None)),
+        };
+        let Some(task) = self.tasks.iter_mut().find(|t| t.id == task_id) else {
+            return self.error(id, invalid_params(format!("Failed to retrieve task: Task not found: {task_id}"), None));
+        };
+        match method.as_str() {
+            "tasks/get" => {
+                task.polls += 1;
+                let result: tasks::GetTaskResult = if task.cancelled {
+                    tasks::GetTaskResultCancelledTask::new(task_id, TASK_TIME, TASK_TIME, None).into()
+                } else if task.polls <= TASK_POLLS {
+                    tasks::GetTaskResultWorkingTask::new(task_id, TASK_TIME, TASK_TIME, None)
+                        .with_poll_interval_ms(10)
+                        .with_status_message(format!("counted {} of {}", task.polls, TASK_POLLS + 1))
+                        .into()
+                } else {
+                    // The result `count` gives when it is not a task, as the task's result.
+                    let counted = tool_result(task.n.to_string(), Some(json!({"result": task.n})), false);
+                    let counted = match serde_json::to_value(&counted).map(mcp_spec_types::Extra::try_from) {
+                        Ok(Ok(extra)) => extra,
+                        Ok(Err(e)) | Err(e) => return self.error(id, invalid_params(format!("internal: {e}"), None)),
+                    };
+                    tasks::GetTaskResultCompletedTask::new(task_id, TASK_TIME, TASK_TIME, None, counted).into()
+                };
+                self.send_result(id, &result);
+            }
+            "tasks/cancel" => {
+                task.cancelled = true;
+                self.send_result(id, &tasks::CancelTaskResult::new());
+            }
+            _ => {
+                // No task here asks for input: nothing is outstanding to answer.
+                self.error(id, invalid_params(format!("Task {task_id} awaits no input"), None));
+            }
+        }
+    }
+
+    /// A response with `result`, of any type (an extension's results are not the core's).
+    fn send_result(&mut self, id: m::RequestId, result: &impl serde::Serialize) {
+        let result = serde_json::to_value(result).and_then(serde_json::from_value::<m::Result>);
+        match result {
+            Ok(result) => self.wire.send(&m::JSONRPCResultResponse::new(id, result)),
+            Err(e) => self.error(id, invalid_params(format!("internal: {e}"), None)),
+        }
+    }
+
     fn call_tool(&mut self, r: m::CallToolRequest, meta: &m::RequestMetaObject) {
         let p = r.params;
         let arguments = Value::Object(p.arguments.clone().unwrap_or_default().into_iter().collect());
@@ -227,6 +316,15 @@ impl Server<'_> {
                     .with_meta(server_info())
                     .into()
             }
+            // With the Tasks extension declared, `count` runs as a task.
+            Step::Count(n) if declares_tasks(meta) => {
+                let id = format!("task-{}", self.tasks.len() + 1);
+                self.tasks.push(Task { id: id.clone(), n, polls: 0, cancelled: false });
+                let handle = tasks::CreateTaskResult::new(id, tasks::TaskStatus::Working, TASK_TIME, TASK_TIME, None)
+                    .with_poll_interval_ms(10)
+                    .with_meta(server_info());
+                return self.wire.send(&tasks::CallToolResultResponse::new(r.id, handle));
+            }
             Step::Count(n) => {
                 if let Some(token) = &meta.progress_token {
                     for i in 1..=n {
@@ -265,14 +363,30 @@ impl Server<'_> {
 }
 
 fn done(text: String, structured: Option<Value>, is_error: bool) -> m::CallToolResultResponseResult {
+    tool_result(text, structured, is_error).into()
+}
+
+fn tool_result(text: String, structured: Option<Value>, is_error: bool) -> m::CallToolResult {
     let mut result =
         m::CallToolResult::new(vec![m::TextContent::new(text).into()]).with_is_error(is_error).with_meta(server_info());
     result.structured_content = structured;
-    result.into()
+    result
+}
+
+/// Whether a request's capabilities declare the Tasks extension.
+fn declares_tasks(meta: &m::RequestMetaObject) -> bool {
+    let extensions = meta.io_modelcontextprotocol_client_capabilities.extensions.as_ref();
+    extensions.is_some_and(|e| e.contains_key(tasks::EXTENSION_ID))
+}
+
+/// `{"io.modelcontextprotocol/tasks": {}}`: the Tasks extension, declared.
+fn tasks_declared() -> mcp_spec_types::IndexMap<String, m::JSONObject> {
+    std::iter::once((tasks::EXTENSION_ID.to_string(), m::JSONObject::new())).collect()
 }
 
 fn capabilities() -> m::ServerCapabilities {
     m::ServerCapabilities::new()
+        .with_extensions(tasks_declared())
         .with_tools(m::ServerCapabilitiesTools::new().with_list_changed(true))
         .with_prompts(m::ServerCapabilitiesPrompts::new().with_list_changed(true))
         .with_resources(m::ServerCapabilitiesResources::new().with_list_changed(true).with_subscribe(true))
