@@ -12,12 +12,18 @@
 //!   names, and each `inputResponses` entry of the retry as the result of the
 //!   request it answers;
 //! - nothing the revision's schema names is kept as unknown (what neither our
-//!   types nor upstream's schema.json know is a peer's extension, and counted).
+//!   types nor upstream's schema.json know is a peer's extension, and counted);
+//! - with an extension the session speaks ([`judge_with`]): a message of one of
+//!   its methods reads as that method's type of the extension, and a result the
+//!   core's union keeps as `Other` reads as the member of the extension's union
+//!   of the same name (a tool call answered with a task handle).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use mcp_spec_codegen::model::{ItemKind, Revision, Type};
+use mcp_spec_types::MethodInfo;
+use mcp_spec_types::rt::TypeEntry;
 use serde_json::Value;
 
 use crate::{SchemaJson, reading, types_of};
@@ -94,7 +100,83 @@ pub fn read(path: &Path) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// An extension a session may speak: its methods, and the types they are read
+/// with (the extension's own first, then those of the core revision it is on).
+#[derive(Clone, Copy)]
+pub struct Extension {
+    pub id: &'static str,
+    pub methods: &'static [MethodInfo],
+    pub types: &'static [TypeEntry],
+    pub core_types: &'static [TypeEntry],
+}
+
+impl Extension {
+    /// The Tasks extension (`ext::tasks::draft`).
+    pub fn tasks() -> Extension {
+        use mcp_spec_types::ext::tasks::draft as tasks;
+        Extension {
+            id: tasks::EXTENSION_ID,
+            methods: tasks::METHODS,
+            types: tasks::SCHEMA_TYPES,
+            core_types: mcp_spec_types::draft::SCHEMA_TYPES,
+        }
+    }
+
+    fn method(&self, method: &str) -> Option<&'static MethodInfo> {
+        self.methods.iter().find(|m| m.method == method)
+    }
+
+    fn entry(&self, name: &str) -> Option<&'static TypeEntry> {
+        self.types.iter().chain(self.core_types).find(|e| e.name == name)
+    }
+
+    /// Only the extension's own declarations: a core union it widens.
+    fn own(&self, name: &str) -> Option<&'static TypeEntry> {
+        self.types.iter().find(|e| e.name == name)
+    }
+}
+
+/// Reads `value` with an extension's type: it must write back equal; what it
+/// keeps as unknown is counted with the session's extensions; the member a
+/// union chose.
+fn check_ext(entry: &TypeEntry, value: &Value, j: &mut Judged, at: &str) -> Option<&'static str> {
+    match crate::roundtrip_logged(entry, &value.to_string()) {
+        (Ok(back), kept) if crate::json_eq(&back, value) => {
+            for key in kept {
+                let ext = format!("{key} ({}, an extension's type)", entry.name);
+                if !j.extensions.contains(&ext) {
+                    j.extensions.push(ext);
+                }
+            }
+        }
+        (Ok(back), _) => {
+            j.failures.push(format!(
+                "{at}: as {}, written back differently:\n  read:    {value}\n  written: {back}",
+                entry.name
+            ));
+            return None;
+        }
+        (Err(e), _) => {
+            j.failures.push(format!("{at}: does not read as the extension's {}: {e}\n  {value}", entry.name));
+            return None;
+        }
+    }
+    let choose = entry.choose?;
+    match choose(value.clone()) {
+        Ok(member) => Some(member),
+        Err(e) => {
+            j.failures.push(format!("{at}: {}: {e}", entry.name));
+            None
+        }
+    }
+}
+
 pub fn judge(path: &Path) -> Judged {
+    judge_with(path, &[])
+}
+
+/// Judges a transcript whose session may speak `extensions` as well.
+pub fn judge_with(path: &Path, extensions: &[Extension]) -> Judged {
     let records = read(path);
     let version =
         version_of(&records).unwrap_or_else(|| panic!("{}: no protocol version in the session", path.display()));
@@ -130,6 +212,8 @@ pub fn judge(path: &Path) -> Judged {
                 continue;
             }
         };
+        // What the core keeps as unknown of a message an extension types is not unknown.
+        let unknown_before = j.extensions.len();
         let whole = check_as(rev, &schema, "JSONRPCMessage", msg, &mut j, &at);
         let expected_top = match kind {
             "request" => vec!["JSONRPCRequest"],
@@ -156,6 +240,16 @@ pub fn judge(path: &Path) -> Judged {
                     }
                 } else if !matches!(rev.item(&union).map(|i| &i.kind), Some(ItemKind::Alias(_) | ItemKind::Struct(_))) {
                     j.failures.push(format!("{at}: {method}: `{union}` chose nothing"));
+                }
+                let ext = extensions.iter().find_map(|e| Some((e, e.method(&method)?)));
+                if let (None, Some((ext, info))) = (info, ext) {
+                    j.extensions.truncate(unknown_before);
+                    match ext.entry(info.message) {
+                        Some(entry) => {
+                            let _ = check_ext(entry, msg, &mut j, &at);
+                        }
+                        None => j.failures.push(format!("{at}: {method}: no type {} in {}", info.message, ext.id)),
+                    }
                 }
                 if kind == "request" {
                     pending.insert((dir.clone(), id.clone()), method.clone());
@@ -186,14 +280,36 @@ pub fn judge(path: &Path) -> Judged {
                     continue;
                 };
                 let Some(result_type) = methods.iter().find(|m| m.method == method).and_then(|m| m.result) else {
-                    *j.kinds.entry(format!("{dir} result of {method}")).or_default() += 1;
+                    let ext = extensions.iter().find_map(|e| Some((e, e.method(&method)?.result?)));
+                    let Some((ext, result_type)) = ext else {
+                        *j.kinds.entry(format!("{dir} result of {method}")).or_default() += 1;
+                        continue;
+                    };
+                    j.extensions.truncate(unknown_before);
+                    let member = match ext.entry(result_type) {
+                        Some(entry) => check_ext(entry, &msg["result"], &mut j, &at).unwrap_or(result_type),
+                        None => {
+                            j.failures.push(format!("{at}: {method}: no type {result_type} in {}", ext.id));
+                            result_type
+                        }
+                    };
+                    *j.kinds.entry(format!("{dir} result {member}")).or_default() += 1;
                     continue;
                 };
                 let result = &msg["result"];
                 let members = check_as(rev, &schema, result_type, result, &mut j, &at);
                 let top = members.iter().find(|(p, u, _)| p.is_empty() && u == result_type).map(|(_, _, m)| m.clone());
                 let input_required = result.get("resultType").and_then(Value::as_str) == Some("input_required");
-                let member = top.clone().unwrap_or_else(|| result_type.to_string());
+                let mut member = top.clone().unwrap_or_else(|| result_type.to_string());
+                // A result kind the core does not list, which an extension's union of
+                // the same name reads (a task handle for a tool call).
+                let widened = extensions.iter().find_map(|e| e.own(result_type));
+                if let (Some(entry), "Other") = (widened, member.as_str()) {
+                    j.extensions.truncate(unknown_before);
+                    if let Some(chosen) = check_ext(entry, result, &mut j, &at) {
+                        member = chosen.to_string();
+                    }
+                }
                 if input_required != (member == "InputRequiredResult") {
                     j.failures.push(format!(
                         "{at}: the result of {method} read as {member}, but its resultType is {:?}",

@@ -92,3 +92,45 @@ fn bad_requests_get_the_errors_the_spec_names() {
     assert_eq!(unknown.error.code, m::METHOD_NOT_FOUND);
     assert_eq!(unknown.error.data, Some(json!("vendor/unknown")));
 }
+
+#[test]
+fn the_tasks_extension_only_for_a_client_that_declared_it() {
+    use mcp_spec_types::ext::tasks::draft as tasks;
+    let without = meta("2026-07-28", json!({}));
+    let with = meta("2026-07-28", json!({"extensions": {tasks::EXTENSION_ID: {}}}));
+    let count = |id: i64, meta: &Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"_meta": meta, "name": "count", "arguments": {"n": 1}}});
+    let get = |id: i64, meta: &Value, task: &str| json!({"jsonrpc": "2.0", "id": id, "method": "tasks/get", "params": {"_meta": meta, "taskId": task}});
+    let answers = exchange(&[
+        count(1, &without),
+        count(2, &with),
+        get(3, &without, "task-1"),
+        get(4, &with, "task-9"),
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tasks/cancel", "params": {"_meta": with, "taskId": "task-1"}}),
+        get(6, &with, "task-1"),
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tasks/update", "params": {"_meta": with, "taskId": "task-1", "inputResponses": {}}}),
+    ]);
+    // Not declared: `count` is an ordinary call, answered with its result.
+    let plain: m::CallToolResultResponse = serde_json::from_str(&answers[0]).unwrap();
+    assert_eq!(plain.result.member_name(), "CallToolResult", "{}", answers[0]);
+    // Declared: a task handle, which only the extension's union reads as such.
+    let handle: tasks::CallToolResultResponse = serde_json::from_str(&answers[1]).unwrap();
+    let tasks::CallToolResultResponseResult::CreateTaskResult(task) = handle.result else { panic!("{}", answers[1]) };
+    assert_eq!((task.task_id.as_str(), &task.status), ("task-1", &tasks::TaskStatus::Working));
+    // Polling without declaring the extension: -32021, naming it.
+    let refused: m::MissingRequiredClientCapabilityError = serde_json::from_str(&answers[2]).unwrap();
+    let required = refused.error.data.required_capabilities.extensions.unwrap_or_default();
+    assert!(required.contains_key(tasks::EXTENSION_ID), "{}", answers[2]);
+    // A task nobody made: invalid params, naming it.
+    let unknown: m::JSONRPCErrorResponse = serde_json::from_str(&answers[3]).unwrap();
+    assert_eq!(unknown.error.code, m::INVALID_PARAMS);
+    assert!(unknown.error.message.contains("task-9"), "{}", unknown.error);
+    // Cancelled, then reported as cancelled.
+    let _: tasks::CancelTaskResult =
+        serde_json::from_value(serde_json::from_str::<Value>(&answers[4]).unwrap()["result"].clone()).unwrap();
+    let got: Value = serde_json::from_str(&answers[5]).unwrap();
+    let got: tasks::GetTaskResult = serde_json::from_value(got["result"].clone()).unwrap();
+    assert_eq!(got.member_name(), "CancelledTask", "{}", answers[5]);
+    // Nothing awaits input: tasks/update is refused.
+    let update: m::JSONRPCErrorResponse = serde_json::from_str(&answers[6]).unwrap();
+    assert_eq!(update.error.code, m::INVALID_PARAMS, "{}", answers[6]);
+}

@@ -1,6 +1,7 @@
 //! The example server driven by the official SDKs' clients: the Python SDK's
 //! (`mcp` 2.3.0) in the 2026-07-28 era and in the 2025-11-25 handshake, the
-//! TypeScript SDK's (1.32.2) in the handshake. Each client checks every answer
+//! TypeScript SDK's (1.32.2) in the handshake; and by the example client, with
+//! the Tasks extension, which no SDK here speaks. Each client checks every answer
 //! itself (`tests/peers`); a proxy records the wire, and every message of the
 //! session, both ways, is then judged with the generated types. The transcripts
 //! stay in `target/peers/transcripts/` for a failing test to show.
@@ -107,4 +108,36 @@ fn the_typescript_sdk_client_speaks_the_handshake_with_it() {
         "sent, whether or not the SDK shows them: {:?}",
         j.kinds
     );
+}
+
+#[test]
+fn the_example_client_gets_a_task_from_it_with_the_tasks_extension() {
+    let path = peers::transcript_path("server-example-client-tasks");
+    let server = peers::teed(&path, &[SERVER.to_string()]);
+    let summary = mcp_spec_example_client::run(&server[0], &server[1..])
+        .unwrap_or_else(|e| panic!("the session failed: {e}\ntranscript: {}", path.display()));
+    println!("{summary}");
+    // Both declared the extension: `count` ran as a task, polled until it completed.
+    assert_eq!(summary.get("call count"), Some("\"2\" from a task polled 3 times"), "{summary}");
+    assert_eq!(summary.get("call add"), Some("\"4\""), "{summary}");
+
+    // Judged without the extension, the task handle is a result the core keeps
+    // whole (`Other`: `Result` is open), and the polls' answers go untyped.
+    let core = transcript::judge(&path);
+    core.assert_clean(&path);
+    assert_eq!(core.count("s2c result Other"), 1, "{:?}", core.kinds);
+    assert_eq!(core.count("s2c result of tasks/get"), 3, "{:?}", core.kinds);
+
+    // Judged with it, every message is typed: the handle as the extension's member
+    // of the tool call's result union, each poll's answer as its status's member.
+    let j = transcript::judge_with(&path, &[transcript::Extension::tasks()]);
+    j.assert_clean(&path);
+    eprintln!("{}: {} messages, kinds {:?}; extensions: {:?}", path.display(), j.messages, j.kinds, j.extensions);
+    assert_eq!(j.count("s2c result CreateTaskResult"), 1, "{:?}", j.kinds);
+    assert_eq!(j.count("c2s request tasks/get"), 3, "{:?}", j.kinds);
+    assert_eq!(j.count("s2c result WorkingTask"), 2, "{:?}", j.kinds);
+    assert_eq!(j.count("s2c result CompletedTask"), 1, "{:?}", j.kinds);
+    assert_eq!(j.count("s2c result Other"), 0, "{:?}", j.kinds);
+    // The `_meta` a 2026-07-28 request carries, which the extension's params do not name.
+    assert_eq!(j.extensions, ["_meta (GetTaskRequest, an extension's type)"], "{:?}", j.extensions);
 }
