@@ -237,3 +237,25 @@ fn html_reports_are_self_contained_pages() {
         assert!(page.contains("<script>") && page.contains("<style>"), "{args:?}: scripts and styles are inline");
     }
 }
+
+#[test]
+fn ext_reports_an_extensions_own_items_and_names_what_it_does_not_know() {
+    let json = xtask(&["registry", "--ext", "tasks", "--format", "json"]);
+    assert_eq!(code(&json), 0, "{}", String::from_utf8_lossy(&json.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON on stdout");
+    let paths: Vec<&str> = v["entries"].as_array().unwrap().iter().filter_map(|e| e["path"].as_str()).collect();
+    assert!(paths.contains(&"GetTaskRequest") && paths.contains(&"TaskStatus.\"working\""), "{paths:?}");
+    // The core's items are the core's registry's, not repeated here.
+    assert!(!paths.contains(&"InitializeRequest") && !paths.contains(&"Tool"), "{paths:?}");
+    let same = xtask(&["diff", "draft", "draft", "--ext", "tasks", "--fail-on", "breaking"]);
+    assert_eq!(code(&same), 0, "{}", String::from_utf8_lossy(&same.stderr));
+    assert!(String::from_utf8_lossy(&same.stdout).starts_with("draft -> draft: 0 changes"));
+
+    let unknown = xtask(&["registry", "--ext", "nope"]);
+    assert_eq!(code(&unknown), 2);
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown extension `nope`"));
+    // An extension's revisions are its own folders: a core revision it has no folder for is unknown.
+    let core_only = xtask(&["diff", "2026-07-28", "draft", "--ext", "tasks"]);
+    assert_eq!(code(&core_only), 2);
+    assert!(String::from_utf8_lossy(&core_only.stderr).contains("available: draft"));
+}
