@@ -4,6 +4,7 @@
 
 mod building;
 mod codegen;
+mod conversions;
 mod diagnostics;
 mod diff;
 mod examples;

@@ -382,6 +382,51 @@ fn walk(
     }
 }
 
+/// Values of `name` in `rev`: only its required members and all of them, each
+/// with the unions and enums below taking each of their members and values in
+/// turn; and the spec's examples of the type, where the revision has them.
+pub fn values_of(
+    rev: &mcp_spec_codegen::model::Revision,
+    name: &str,
+    examples: &std::collections::BTreeMap<String, Vec<serde_json::Value>>,
+) -> Vec<serde_json::Value> {
+    use mcp_spec_codegen::model::{ItemKind, Type};
+    use mcp_spec_codegen::sample::{Fill, sample_turn};
+    let ty = Type::Named(name.to_string());
+    let mut out: Vec<serde_json::Value> = Vec::new();
+    // Turns enough for the top type's every member or value.
+    let top = match rev.item(name).map(|i| &i.kind) {
+        Some(ItemKind::Union(u)) => u.variants.len(),
+        Some(ItemKind::Enum(e)) => e.values.len(),
+        _ => 0,
+    };
+    for fill in [Fill::Required, Fill::All] {
+        for turn in 0..top.max(8) {
+            let v = sample_turn(rev, &ty, fill, turn);
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out.extend(examples.get(name).into_iter().flatten().cloned());
+    out
+}
+
+pub fn examples_by_type(
+    rev: &mcp_spec_codegen::model::Revision,
+) -> std::collections::BTreeMap<String, Vec<serde_json::Value>> {
+    let mut out: std::collections::BTreeMap<String, Vec<serde_json::Value>> = Default::default();
+    for (name, dir) in crate::example_revisions() {
+        if name != rev.name {
+            continue;
+        }
+        for (type_name, _, value) in crate::examples_of(&dir) {
+            out.entry(type_name).or_default().push(value);
+        }
+    }
+    out
+}
+
 /// The revisions of the spec inputs that have example messages, with their folder.
 pub fn example_revisions() -> Vec<(String, PathBuf)> {
     let schema = spec_dir().join("schema");

@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use mcp_spec_codegen::Spec;
 use mcp_spec_codegen::diff::{Change, ChangeId, Diff, Wire, diff};
 use mcp_spec_codegen::model::{ItemKind, Origin, Resolved, Revision, Type};
-use mcp_spec_codegen::sample::{Fill, sample_turn};
 use mcp_spec_tests as support;
 use mcp_spec_types::rt::TypeEntry;
 use serde_json::Value;
@@ -74,43 +73,6 @@ fn closure(rev: &Revision, name: &str) -> BTreeSet<String> {
         todo.extend(next);
     }
     seen
-}
-
-/// Values of `name` in `rev`: only its required members and all of them, each
-/// with the unions and enums below taking each of their members and values in
-/// turn; and the spec's examples of the type, where the revision has them.
-fn values_of(rev: &Revision, name: &str, examples: &BTreeMap<String, Vec<Value>>) -> Vec<Value> {
-    let ty = Type::Named(name.to_string());
-    let mut out: Vec<Value> = Vec::new();
-    // Turns enough for the top type's every member or value.
-    let top = match rev.item(name).map(|i| &i.kind) {
-        Some(ItemKind::Union(u)) => u.variants.len(),
-        Some(ItemKind::Enum(e)) => e.values.len(),
-        _ => 0,
-    };
-    for fill in [Fill::Required, Fill::All] {
-        for turn in 0..top.max(8) {
-            let v = sample_turn(rev, &ty, fill, turn);
-            if !out.contains(&v) {
-                out.push(v);
-            }
-        }
-    }
-    out.extend(examples.get(name).into_iter().flatten().cloned());
-    out
-}
-
-fn examples(rev: &Revision) -> BTreeMap<String, Vec<Value>> {
-    let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for (name, dir) in support::example_revisions() {
-        if name != rev.name {
-            continue;
-        }
-        for (type_name, _, value) in support::examples_of(&dir) {
-            out.entry(type_name).or_default().push(value);
-        }
-    }
-    out
 }
 
 /// What one pair's wire check found.
@@ -225,7 +187,7 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
         .filter_map(|c| Some((c.path.as_str(), c.old.as_deref()?)))
         .collect();
     let old_name = |new_name: &str| renamed.get(new_name).copied().unwrap_or(new_name).to_string();
-    let (old_examples, new_examples) = (examples(old), examples(new));
+    let (old_examples, new_examples) = (support::examples_by_type(old), support::examples_by_type(new));
     // The types of each side the changes are about, under NEW's names.
     let breaking = |c: &Change, side: Wire| c.wire == side || c.wire == Wire::Both;
     for item in new.items.values() {
@@ -246,9 +208,11 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
         let claims_old_readers = touching.iter().any(|c| breaking(c, Wire::OldReaders));
         let claims_old_writers = touching.iter().any(|c| breaking(c, Wire::OldWriters));
         // NEW's values, each one its own revision reads, read by OLD; and back.
-        let new_values: Vec<Value> =
-            values_of(new, &item.name, &new_examples).into_iter().filter(|v| reads(new_entry, v).is_ok()).collect();
-        let old_values: Vec<Value> = values_of(old, &old_name(&item.name), &old_examples)
+        let new_values: Vec<Value> = support::values_of(new, &item.name, &new_examples)
+            .into_iter()
+            .filter(|v| reads(new_entry, v).is_ok())
+            .collect();
+        let old_values: Vec<Value> = support::values_of(old, &old_name(&item.name), &old_examples)
             .into_iter()
             .filter(|v| reads(old_entry, v).is_ok())
             .collect();

@@ -14,8 +14,8 @@
 #[doc(hidden)]
 pub use mcp_spec_runtime as rt;
 pub use rt::{
-    Extra, ExtraIter, HasResponse, InputRequest, MethodInfo, MethodKind, Notification,
-    ReadError, Request, from_str, reread,
+    ConvertError, Extra, ExtraIter, HasResponse, InputRequest, MethodInfo, MethodKind,
+    Notification, ReadError, Request, from_str, reread,
 };
 /// The ordered map of every map-typed member: members keep the order they
 /// came in, whatever features the build gives `serde_json`.
@@ -54,6 +54,8 @@ pub use v2026_07_28 as latest;
 /// Official MCP extensions (Tasks, ...): each revision a module behind a feature.
 #[rustfmt::skip]
 pub mod ext;
+#[rustfmt::skip]
+pub mod convert;
 /// The protocol versions this build has types for (each with its
 /// revision's feature on), oldest first: what
 /// [`negotiate::negotiate`] chooses from.

@@ -26,6 +26,8 @@
 //! - `scan`: a union's first look at its input (kind, keys, one field);
 //! - `object`, `union`: the `object!` and `union!` macros and what they call;
 //! - `read`, `table`: [`from_str`] with its path, and a module's `SCHEMA_TYPES`;
+//! - `convert`: a value of one revision's type as another's of the same name
+//!   ([`ConvertError`], the `conversions!` macro);
 //! - `protocol`: the [`Request`], [`Notification`] and [`InputRequest`] traits;
 //! - [`registry`], [`negotiate`]: the lifecycle registry's types and lookups,
 //!   and the version rule over it (the data is the generated crate's).
@@ -71,6 +73,7 @@
 #![forbid(unsafe_code)]
 
 pub mod choose;
+mod convert;
 mod de;
 mod enums;
 mod extra;
@@ -92,6 +95,7 @@ mod text;
 mod union;
 
 pub use choose::*;
+pub use convert::{Conversion, ConvertError, convert, convert_lossless, convert_text};
 pub use de::{Key, number_or_skip, raw_of, skip_seq};
 pub use enums::UnknownValue;
 pub use extra::{Extra, ExtraIter, Member};
@@ -112,6 +116,7 @@ pub use union::{
     tag_from_pairs, tag_from_text, tag_kind_error, to_raw, union_error, union_error_of,
 };
 
+pub use crate::__mcp_conversions as conversions;
 pub use crate::__mcp_object as object;
 pub use crate::__mcp_registry_entries as registry_entries;
 pub use crate::__mcp_string_enum as string_enum;
@@ -139,6 +144,7 @@ mod layering {
         "object",
         "union",
         "read",
+        "convert",
         "table",
         "protocol",
         "registry",

@@ -115,7 +115,20 @@ impl<'a> Compat<'a> {
             },
             _ => None,
         };
-        let Some(ws) = ws.filter(|_| ru.tag_field().is_none()) else {
+        if let Some(field) = ru.tag_field() {
+            // Read by the tag's value: the member it names, else the fallback; a
+            // writer whose tag is not fixed may send any value, so every member
+            // and a fallback must take it.
+            let fixed = ws.as_ref().and_then(|s| s.field(field)).and_then(|f| f.role.fixed()).cloned();
+            return match fixed {
+                Some(tag) => {
+                    let k = ru.variants.iter().position(|v| v.tags.iter().any(|t| t.value == tag.value));
+                    k.or(ru.fallback()).is_some_and(|k| self.accepts(&ru.variants[k].ty, &w))
+                }
+                None => ru.fallback().is_some() && ru.variants.iter().all(|rv| self.accepts(&rv.ty, &w)),
+            };
+        }
+        let Some(ws) = ws else {
             return ru.variants.iter().any(|rv| self.accepts(&rv.ty, &w));
         };
         let value_of = |f: &Field| match f.role.fixed().or(f.role.default()).map(|l| &l.value) {

@@ -299,8 +299,8 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
         pub use mcp_spec_runtime as rt;
 
         pub use rt::{
-            Extra, ExtraIter, HasResponse, InputRequest, MethodInfo, MethodKind, Notification, ReadError, Request,
-            from_str, reread,
+            ConvertError, Extra, ExtraIter, HasResponse, InputRequest, MethodInfo, MethodKind, Notification, ReadError,
+            Request, from_str, reread,
         };
         /// The ordered map of every map-typed member: members keep the order they
         /// came in, whatever features the build gives `serde_json`.
@@ -316,6 +316,9 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
         #(#mods)*
         #latest
         #ext
+
+        #[rustfmt::skip]
+        pub mod convert;
 
         /// The protocol versions this build has types for (each with its
         /// revision's feature on), oldest first: what

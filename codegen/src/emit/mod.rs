@@ -9,6 +9,7 @@
 
 pub mod build;
 pub mod calls;
+pub mod convert;
 pub mod docs;
 pub mod ext;
 mod format;
@@ -118,6 +119,9 @@ pub fn emit_crate(
     // Then the items that adjacent revisions share, decided from that text.
     let pieces: Vec<(&Revision, &[ItemText])> = modules.iter().map(|(r, m)| (*r, &m.items[..])).collect();
     let items_shared = share::shared_items(&pieces);
+    // The conversions between adjacent revisions, for the types they do not share.
+    let own_revisions: Vec<&Revision> = modules.iter().map(|(r, _)| *r).collect();
+    convert::convert_files(spec, &convert::pairs(&own_revisions, &items_shared), &mut files, &mut diags);
     let none = share::Reexports::new();
     for (rev, module) in &modules {
         let path = format!("src/{}.rs", rev.module);

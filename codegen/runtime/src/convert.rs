@@ -1,0 +1,182 @@
+//! Conversions between two revisions' types of the same name, through the JSON
+//! the one writes and the other reads: what a peer of the other revision would
+//! make of the value on the wire, with its unknown members kept. The generated
+//! crate implements `From` where the generator judged that every value of the
+//! one is a valid value of the other, and `TryFrom` (with [`ConvertError`])
+//! where some may not be (the `conversions!` macro below).
+
+use std::fmt;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::read::{ReadError, reread};
+
+/// A value of one revision's type that the other revision's type of the same
+/// name cannot hold: which type, which way, and where the value did not fit
+/// (`CallToolRequestParams (2025-11-25 to 2026-07-28): params._meta: missing
+/// field ...`).
+#[derive(Debug)]
+pub struct ConvertError {
+    type_name: &'static str,
+    from: &'static str,
+    to: &'static str,
+    error: ReadError,
+}
+
+impl ConvertError {
+    /// The schema name of the type converted (`CallToolRequestParams`).
+    pub fn type_name(&self) -> &'static str {
+        self.type_name
+    }
+
+    /// The revisions, from and to (`"2025-11-25"`, `"2026-07-28"`).
+    pub fn revisions(&self) -> (&'static str, &'static str) {
+        (self.from, self.to)
+    }
+
+    /// The JSON path, within the value, of what did not fit (`.` for the value
+    /// itself: a union none of whose members takes it).
+    pub fn path(&self) -> &str {
+        self.error.path()
+    }
+
+    /// Why, as the target type's reader says it, without the position in a text
+    /// nobody wrote.
+    pub fn reason(&self) -> String {
+        let inner = self.error.inner();
+        let text = inner.to_string();
+        let at = format!(" at line {} column {}", inner.line(), inner.column());
+        text.strip_suffix(&at).map(str::to_string).unwrap_or(text)
+    }
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({} to {}): ", self.type_name, self.from, self.to)?;
+        match self.path() {
+            "." => write!(f, "{}", self.reason()),
+            path => write!(f, "{path}: {}", self.reason()),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Converts `value` of revision `from`'s type `type_name` into revision `to`'s.
+pub fn convert<A: Serialize, B: DeserializeOwned>(
+    value: &A,
+    type_name: &'static str,
+    from: &'static str,
+    to: &'static str,
+) -> Result<B, ConvertError> {
+    reread(value).map_err(|error| ConvertError { type_name, from, to, error })
+}
+
+/// [`convert`] where the generator judged that every value fits (a `From`).
+/// The wire oracle of the generated crate's tests checks each such judgment
+/// against the types; a value that still does not fit is a bug in it.
+#[track_caller]
+pub fn convert_lossless<A: Serialize, B: DeserializeOwned>(
+    value: &A,
+    type_name: &'static str,
+    from: &'static str,
+    to: &'static str,
+) -> B {
+    match convert(value, type_name, from, to) {
+        Ok(converted) => converted,
+        Err(e) => panic!("{e}: mcp-spec-codegen judged that every {from} value fits; please report this"),
+    }
+}
+
+/// One conversion of a generated crate, for tests and tools: what
+/// `mcp_spec_types::convert::conversions` lists.
+#[derive(Clone, Copy, Debug)]
+pub struct Conversion {
+    /// The schema name of the type, the same in both revisions.
+    pub type_name: &'static str,
+    /// The revisions, from and to.
+    pub from: &'static str,
+    pub to: &'static str,
+    /// A `From` (every value fits), else a `TryFrom`.
+    pub lossless: bool,
+    /// Reads JSON text as the `from` revision's type, converts it with the
+    /// trait impl, and writes the `to` revision's value.
+    pub convert: fn(&str) -> Result<serde_json::Value, String>,
+}
+
+/// [`Conversion::convert`] for `A` into `B`, through `B`'s `TryFrom<A>` (which a
+/// `From` gives too).
+pub fn convert_text<A, B>(text: &str) -> Result<serde_json::Value, String>
+where
+    A: DeserializeOwned,
+    B: TryFrom<A> + Serialize,
+    B::Error: fmt::Display,
+{
+    let a: A = crate::read::from_str(text).map_err(|e| format!("does not read: {e}"))?;
+    let b = B::try_from(a).map_err(|e| e.to_string())?;
+    serde_json::to_value(&b).map_err(|e| e.to_string())
+}
+
+/// The conversions between two revision modules (`old`, `new`: module paths in
+/// scope where this is called), each list a set of type names in both:
+/// `up` converts old to new with `From`, `up_try` with `TryFrom`; `down` and
+/// `down_try` the other way.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcp_conversions {
+    (
+        $old:ident $old_name:literal => $new:ident $new_name:literal;
+        up: [$($up:ident),* $(,)?];
+        up_try: [$($up_try:ident),* $(,)?];
+        down: [$($down:ident),* $(,)?];
+        down_try: [$($down_try:ident),* $(,)?];
+    ) => {
+        $( $crate::__mcp_conversions!(@from $old $old_name => $new $new_name, $up); )*
+        $( $crate::__mcp_conversions!(@try_from $old $old_name => $new $new_name, $up_try); )*
+        $( $crate::__mcp_conversions!(@from $new $new_name => $old $old_name, $down); )*
+        $( $crate::__mcp_conversions!(@try_from $new $new_name => $old $old_name, $down_try); )*
+
+        /// Every conversion of this pair, each direction (see `crate::convert::conversions`).
+        pub const CONVERSIONS: &[$crate::Conversion] = &[
+            $( $crate::__mcp_conversions!(@entry $old $old_name => $new $new_name, $up, true), )*
+            $( $crate::__mcp_conversions!(@entry $old $old_name => $new $new_name, $up_try, false), )*
+            $( $crate::__mcp_conversions!(@entry $new $new_name => $old $old_name, $down, true), )*
+            $( $crate::__mcp_conversions!(@entry $new $new_name => $old $old_name, $down_try, false), )*
+        ];
+    };
+    (@entry $a:ident $a_name:literal => $b:ident $b_name:literal, $t:ident, $lossless:literal) => {
+        $crate::Conversion {
+            type_name: stringify!($t),
+            from: $a_name,
+            to: $b_name,
+            lossless: $lossless,
+            convert: $crate::convert_text::<$a::$t, $b::$t>,
+        }
+    };
+    (@from $a:ident $a_name:literal => $b:ident $b_name:literal, $t:ident) => {
+        impl ::std::convert::From<$a::$t> for $b::$t {
+            /// Every value of this type in the one revision is one in the other:
+            /// converted through the JSON it writes, unknown members kept.
+            #[inline]
+            fn from(value: $a::$t) -> Self {
+                $crate::convert_lossless(&value, stringify!($t), $a_name, $b_name)
+            }
+        }
+    };
+    (@try_from $a:ident $a_name:literal => $b:ident $b_name:literal, $t:ident) => {
+        impl ::std::convert::TryFrom<$a::$t> for $b::$t {
+            type Error = $crate::ConvertError;
+            /// Converted through the JSON it writes, unknown members kept; an
+            /// error names where the value does not fit the other revision.
+            #[inline]
+            fn try_from(value: $a::$t) -> ::std::result::Result<Self, $crate::ConvertError> {
+                $crate::convert(&value, stringify!($t), $a_name, $b_name)
+            }
+        }
+    };
+}

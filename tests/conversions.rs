@@ -1,0 +1,178 @@
+//! The generated conversions between adjacent revisions (`mcp_spec_types::convert`):
+//! every conversion tried on values of its type (each union member and enum
+//! value in turn, the spec's examples); a `From` takes every one, a `TryFrom`
+//! fails exactly where reading the value's JSON as the other revision's type
+//! fails, naming the type and the revisions; a value converted both ways by
+//! `From` comes back as it was; and, typed, what a conversion makes of a union,
+//! an unknown member, a missing `_meta`.
+
+use std::collections::BTreeMap;
+
+use mcp_spec_tests as support;
+use serde_json::{Value, json};
+
+/// What the conversions of one pair did.
+#[derive(Debug, Default)]
+struct Tally {
+    conversions: usize,
+    values: usize,
+    /// `TryFrom` conversions that refused a value, and values they refused.
+    refusing: usize,
+    refused: usize,
+    /// Values a `From` and its way back returned as they were.
+    round_trips: usize,
+}
+
+#[test]
+fn every_from_takes_every_value_and_a_try_from_refuses_what_the_other_revision_cannot_read() {
+    let spec = mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render())).0;
+    let mut failures = Vec::new();
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut pairs = 0;
+    for w in spec.revisions.windows(2) {
+        let (old, new) = (&w[0], &w[1]);
+        let Some(table) = mcp_spec_types::convert::conversions(&old.name, &new.name) else {
+            // A revision whose module is another's re-exported: one Rust type each.
+            assert!(
+                mcp_spec_types::schema_types(&new.name).unwrap().iter().all(|e| {
+                    let old_entry = support::types_of(&old.name).iter().find(|o| o.name == e.name);
+                    old_entry.is_none_or(|o| (o.type_id)() == (e.type_id)())
+                }),
+                "{} and {} have no conversions, yet some type differs",
+                old.name,
+                new.name
+            );
+            continue;
+        };
+        pairs += 1;
+        let tally = tallies.entry(format!("{} and {}", old.name, new.name)).or_default();
+        let examples =
+            [(old.name.clone(), support::examples_by_type(old)), (new.name.clone(), support::examples_by_type(new))];
+        for c in table {
+            tally.conversions += 1;
+            let from_rev = if c.from == old.name { old } else { new };
+            let examples = &examples.iter().find(|(n, _)| *n == from_rev.name).unwrap().1;
+            let from_entry = support::types_of(c.from).iter().find(|e| e.name == c.type_name).unwrap();
+            let to_entry = support::types_of(c.to).iter().find(|e| e.name == c.type_name).unwrap();
+            assert_ne!((from_entry.type_id)(), (to_entry.type_id)(), "{}: a conversion of one Rust type", c.type_name);
+            let back = table.iter().find(|b| b.type_name == c.type_name && b.from == c.to).unwrap();
+            let mut refused_here = 0;
+            let mut tried = 0;
+            for value in support::values_of(from_rev, c.type_name, examples) {
+                // What the value is in its own revision: as that revision writes it.
+                let Ok(written) = (from_entry.roundtrip)(&value.to_string()) else { continue };
+                tally.values += 1;
+                tried += 1;
+                let converted = (c.convert)(&written.to_string());
+                // What a peer of the other revision reads of that JSON.
+                let read = (to_entry.roundtrip)(&written.to_string());
+                let at = format!("{} {} to {}: {written}", c.type_name, c.from, c.to);
+                match (&converted, &read) {
+                    (Ok(a), Ok(b)) if a == b => {}
+                    (Err(e), Err(_)) if !c.lossless => {
+                        refused_here += 1;
+                        let head = format!("{} ({} to {}): ", c.type_name, c.from, c.to);
+                        if !e.starts_with(&head) {
+                            failures.push(format!("{at}\n  the error does not name the type and revisions: {e}"));
+                        }
+                    }
+                    (Err(e), _) if c.lossless => failures.push(format!("{at}\n  a From failed: {e}")),
+                    _ => failures.push(format!("{at}\n  converted {converted:?}, but read as {read:?}")),
+                }
+                // Both ways by `From`: the value comes back as it was.
+                if let (Ok(there), true, true) = (&converted, c.lossless, back.lossless) {
+                    match (back.convert)(&there.to_string()) {
+                        Ok(again) if again == written => tally.round_trips += 1,
+                        other => failures.push(format!("{at}\n  back: {other:?}")),
+                    }
+                }
+            }
+            if tried == 0 {
+                failures.push(format!("{} {} to {}: no value of it read", c.type_name, c.from, c.to));
+            }
+            tally.refused += refused_here;
+            tally.refusing += usize::from(refused_here > 0);
+        }
+    }
+    eprintln!("{tallies:#?}");
+    assert!(failures.is_empty(), "{} conversions went wrong:\n{}", failures.len(), failures.join("\n"));
+    assert!(pairs >= 4, "conversions for only {pairs} pairs");
+    for (pair, t) in &tallies {
+        assert!(t.values >= 4 * t.conversions, "{pair}: only {} values for {} conversions", t.values, t.conversions);
+        assert!(t.round_trips > 0, "{pair}: no value went both ways");
+    }
+    // A TryFrom is there because some value does not fit: the values find such ones.
+    let refusing: usize = tallies.values().map(|t| t.refusing).sum();
+    assert!(refusing >= 20, "only {refusing} TryFrom conversions refused any value: {tallies:#?}");
+}
+
+#[test]
+fn a_union_converts_to_the_member_it_is_and_unknown_members_travel() {
+    use mcp_spec_types::{v2025_11_25 as old, v2026_07_28 as new};
+
+    let image: old::ContentBlock = old::ImageContent::new("aGk=", "image/png").into();
+    let converted: new::ContentBlock = image.into();
+    let new::ContentBlock::ImageContent(image) = converted else { panic!("{converted:?}") };
+    assert_eq!((image.data.as_str(), image.mime_type.as_str()), ("aGk=", "image/png"));
+
+    // A member the schema does not name stays in `extra`, both ways.
+    let tool: old::Tool =
+        mcp_spec_types::from_str(r#"{"name":"get_weather","inputSchema":{"type":"object"},"x-vendor":{"tier":2}}"#)
+            .unwrap();
+    let modern: new::Tool = tool.into();
+    assert_eq!(modern.extra["x-vendor"], json!({"tier": 2}));
+    let legacy = old::Tool::try_from(modern).unwrap();
+    assert_eq!(legacy.extra["x-vendor"], json!({"tier": 2}));
+
+    // A 2025-11-25 client request 2026-07-28 has no member for reads as the
+    // request it is generically, kept whole. (A `TryFrom`: a generic request
+    // built in Rust may name a method 2026-07-28 types, with params that do not fit.)
+    let initialize: old::ClientRequest = mcp_spec_types::from_str(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+    )
+    .unwrap();
+    assert_eq!(initialize.member_name(), "InitializeRequest");
+    let modern = new::ClientRequest::try_from(initialize).unwrap();
+    assert_eq!(modern.member_name(), "Other");
+    let forged = old::ClientRequest::Other(old::JSONRPCRequest::new(2, "tools/call"));
+    let error = new::ClientRequest::try_from(forged).unwrap_err();
+    assert!(error.to_string().starts_with("ClientRequest (2025-11-25 to 2026-07-28): "), "{error}");
+    assert!(error.to_string().contains("CallToolRequest"), "{error}");
+
+    // What 2026-07-28 added and 2025-11-25 does not name: kept in `extra`.
+    let result: new::CallToolResult =
+        mcp_spec_types::from_str(r#"{"resultType":"complete","content":[],"isError":false}"#).unwrap();
+    let legacy = old::CallToolResult::try_from(result).unwrap();
+    assert_eq!(legacy.extra["resultType"], "complete");
+}
+
+#[test]
+fn a_try_from_names_the_member_that_does_not_fit() {
+    use mcp_spec_types::{v2025_11_25 as old, v2026_07_28 as new};
+
+    // 2026-07-28 requires `_meta` with the protocol version and capabilities.
+    let request = old::CallToolRequest::new(7, old::CallToolRequestParams::new("get_weather"));
+    let error = new::CallToolRequest::try_from(request).unwrap_err();
+    assert_eq!(error.type_name(), "CallToolRequest");
+    assert_eq!(error.revisions(), ("2025-11-25", "2026-07-28"));
+    assert_eq!(error.path(), "params");
+    assert_eq!(error.to_string(), "CallToolRequest (2025-11-25 to 2026-07-28): params: missing field `_meta`");
+
+    // With it, the same request converts, its `_meta` typed in the new revision.
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let params = old::CallToolRequestParams::new("get_weather")
+        .with_meta(mcp_spec_types::from_str::<old::RequestParamsMeta>(&meta.to_string()).unwrap());
+    let request = new::CallToolRequest::try_from(old::CallToolRequest::new(7, params)).unwrap();
+    assert_eq!(request.params.meta.io_modelcontextprotocol_protocol_version, "2026-07-28");
+
+    // A 2026-07-28 list result's cache hints are required there; a 2025-11-25 one has none.
+    let list: old::ListToolsResult = mcp_spec_types::from_str(r#"{"tools":[]}"#).unwrap();
+    let error = new::ListToolsResult::try_from(list).unwrap_err();
+    assert!(error.to_string().starts_with("ListToolsResult (2025-11-25 to 2026-07-28): missing field `"), "{error}");
+    let value: Value = serde_json::from_str(r#"{"tools":[],"ttlMs":0,"cacheScope":"public"}"#).unwrap();
+    let list: old::ListToolsResult = serde_json::from_value(value).unwrap();
+    assert!(new::ListToolsResult::try_from(list).is_ok());
+}
