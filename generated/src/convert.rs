@@ -57,7 +57,9 @@ mod v2025_11_25_and_v2026_07_28;
 /// each direction, for tests and tools: the type, whether it is a `From`,
 /// and a function that reads JSON text as the one revision's type and
 /// writes the other's, through the trait impl.
+/// Behind the `type-table` feature, as each module's `SCHEMA_TYPES` is.
 #[doc(hidden)]
+#[cfg(feature = "type-table")]
 pub fn conversions(
     old: &str,
     new: &str,

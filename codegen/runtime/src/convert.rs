@@ -142,6 +142,9 @@ macro_rules! __mcp_conversions {
         $( $crate::__mcp_conversions!(@try_from $new $new_name => $old $old_name, $down_try); )*
 
         /// Every conversion of this pair, each direction (see `crate::convert::conversions`).
+        /// Behind the `type-table` feature: it instantiates the serde code of
+        /// every conversion, which a build that uses few of them need not compile.
+        #[cfg(feature = "type-table")]
         pub const CONVERSIONS: &[$crate::Conversion] = &[
             $( $crate::__mcp_conversions!(@entry $old $old_name => $new $new_name, $up, true), )*
             $( $crate::__mcp_conversions!(@entry $old $old_name => $new $new_name, $up_try, false), )*

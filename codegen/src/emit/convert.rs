@@ -162,7 +162,9 @@ pub fn convert_files(spec: &Spec, pairs: &[Pair<'_>], files: &mut Files, diags: 
         /// each direction, for tests and tools: the type, whether it is a `From`,
         /// and a function that reads JSON text as the one revision's type and
         /// writes the other's, through the trait impl.
+        /// Behind the `type-table` feature, as each module's `SCHEMA_TYPES` is.
         #[doc(hidden)]
+        #[cfg(feature = "type-table")]
         pub fn conversions(old: &str, new: &str) -> ::std::option::Option<&'static [crate::rt::Conversion]> {
             match (old, new) {
                 #(#arms)*
