@@ -13,6 +13,8 @@ Spawns the server command given after `--` and exercises it.
                  2026 `_meta` envelope from the first one.
 --mode legacy  : Client(mode="legacy") -> `initialize` handshake at 2025-11-25.
 --mode auto    : SDK default: discover, fall back to initialize on any error.
+--bridged      : the server is a legacy one behind mcp-era-bridge, whose list results
+                 carry `ttlMs` 0 and `cacheScope` "private".
 
 Exits 0 when every check passes; prints one line per step.
 """
@@ -65,7 +67,7 @@ def text_of(result: types.CallToolResult) -> str:
     return "".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
 
-async def run(mode: str, command: list[str]) -> None:
+async def run(mode: str, bridged: bool, command: list[str]) -> None:
     # env: by default the SDK forwards only HOME, LOGNAME, PATH, SHELL, TERM, USER to the child.
     params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
     async with Client(
@@ -88,7 +90,11 @@ async def run(mode: str, command: list[str]) -> None:
         tools = await client.list_tools()
         names = sorted(t.name for t in tools.tools)
         check({"echo", "add", "count", "book_table"} <= set(names), f"tools/list -> {names}")
-        if modern:
+        if modern and bridged:
+            # A legacy server behind mcp-era-bridge: nothing says its list may be kept.
+            check(tools.ttl_ms == 0 and tools.cache_scope == "private",
+                  f"tools/list through the bridge ttlMs={tools.ttl_ms} cacheScope={tools.cache_scope}")
+        elif modern:
             # The server under test caches its tool list for a minute, for anyone.
             check(tools.ttl_ms == 60000 and tools.cache_scope == "public",
                   f"tools/list ttlMs={tools.ttl_ms} cacheScope={tools.cache_scope}")
@@ -141,7 +147,13 @@ async def run(mode: str, command: list[str]) -> None:
                                   {"name": "user_id", "value": "4"})
         check(c.completion.values == ["42"], "completion/complete template")
 
-        if modern:
+        if modern and bridged:
+            # The legacy side of the server behind the bridge announces no list changes
+            # and no subscriptions: the stream is acknowledged, honoring none.
+            async with client.listen(tools_list_changed=True, resource_subscriptions=["demo://readme"]) as sub:
+                check(not sub.honored.tools_list_changed and not sub.honored.resource_subscriptions,
+                      f"subscriptions/listen through the bridge: acknowledged, honored={sub.honored}")
+        elif modern:
             async with client.listen(tools_list_changed=True, resource_subscriptions=["demo://readme"]) as sub:
                 check(sub.honored.tools_list_changed is True, f"subscriptions/listen ack honored={sub.honored}")
                 await client.call_tool("touch", {})
@@ -158,12 +170,14 @@ async def run(mode: str, command: list[str]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", choices=sorted(MODES), default="modern")
+    ap.add_argument("--bridged", action="store_true",
+                    help="the server is a legacy one behind mcp-era-bridge (its lists carry ttlMs 0, private)")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
     if not cmd:
         ap.error("give the server command after --")
-    anyio.run(run, a.mode, cmd)
+    anyio.run(run, a.mode, a.bridged, cmd)
 
 
 if __name__ == "__main__":

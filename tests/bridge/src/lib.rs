@@ -1,0 +1,308 @@
+//! Translation between the two eras of MCP, both ways, as a library with no I/O
+//! and no async runtime: a [`Bridge`] takes each message from one side and
+//! returns the messages to send, to either side. `mcp-era-bridge` (`src/main.rs`)
+//! is a stdio proxy on it.
+//!
+//! - The **modern** era (2026-07-28): `server/discover`, the protocol version,
+//!   client capabilities and client info in every request's `_meta`, and a
+//!   server's questions to the user as `input_required` results that the client
+//!   answers by retrying with `inputResponses` and the `requestState`.
+//! - The **legacy** era (2025-11-25, the `initialize` handshake): capabilities
+//!   declared once, and a server's questions as requests to the client.
+//!
+//! Every message is read with the generated types of its side's revision and
+//! crosses through the generated conversions (`mcp_spec_types::convert`); what
+//! does not fit is a JSON-RPC error to the side that sent it, never a hang and
+//! never a message dropped unanswered.
+//!
+//! # The mapping
+//!
+//! A legacy client and a modern server ([`ToModern`]):
+//!
+//! | the legacy client sends | the bridge |
+//! |---|---|
+//! | `initialize` | answers it from the server's `DiscoverResult` (capabilities, `serverInfo`, instructions), at 2025-11-25; keeps the client's capabilities and info |
+//! | `notifications/initialized` | keeps it (the modern server has no handshake) |
+//! | `ping` | answers it (2026-07-28 has no `ping`) |
+//! | `logging/setLevel` | answers it, and sends the level as `io.modelcontextprotocol/logLevel` in every later request's `_meta` |
+//! | any other request | adds `_meta` (protocol version, the client's capabilities and info) and converts it to 2026-07-28 |
+//! | notifications | `notifications/roots/list_changed` kept (roots are asked per request now); the rest converted and sent on |
+//!
+//! | the modern server sends | the bridge |
+//! |---|---|
+//! | a result | converted to 2025-11-25: `resultType`, `ttlMs`, `cacheScope` and the reserved `io.modelcontextprotocol/` keys of `_meta` dropped (2025-11-25 names none of them) |
+//! | an `input_required` result | each `inputRequests` entry sent to the client as the request it is (elicitation, sampling, roots); when all are answered, the original request sent again with `inputResponses` and the `requestState` as it came; the client's answer is the final result |
+//! | an error | sent on as it is |
+//! | notifications | `notifications/subscriptions/acknowledged` kept; the rest sent on, the subscription id dropped from `_meta` |
+//!
+//! A modern client and a legacy server ([`ToLegacy`]):
+//!
+//! | the modern client sends | the bridge |
+//! |---|---|
+//! | its first request | does the `initialize` handshake on the client's behalf first, with that request's capabilities and client info, then handles the request |
+//! | `server/discover` | answers it from the `InitializeResult`: `supportedVersions` `["2026-07-28"]`, capabilities, `serverInfo` in `_meta`, `ttlMs` 0 and `cacheScope` `"private"` (nothing says a legacy answer may be cached) |
+//! | `subscriptions/listen` | acknowledges it with what it will honor (list changes, and resource updates through `resources/subscribe`) and sends the server's change notifications on the stream, with its subscription id |
+//! | a retry with `inputResponses` and a `requestState` the bridge issued | answers the server's held requests with them; the held call's result answers the retry |
+//! | any other request | converts it to 2025-11-25 and drops the reserved `_meta` keys; a new `io.modelcontextprotocol/logLevel` becomes a `logging/setLevel` first |
+//! | `notifications/cancelled` | ends a listen stream, or is sent on |
+//!
+//! | the legacy server sends | the bridge |
+//! |---|---|
+//! | a result | converted to 2026-07-28: `resultType` `"complete"`; a list result gets `ttlMs` 0 and `cacheScope` `"private"` |
+//! | a request to the client (elicitation, sampling, roots) during a call | holds it, and answers the client's call (the newest still open) with an `input_required` result asking the same, with a `requestState` of its own |
+//! | a request to the client with no call open | an error to the server (`-32603`): a modern client takes no requests |
+//! | `ping` | answers it |
+//! | list-changed and resource-updated notifications | sent on the listen streams that asked for them; none when no stream is open |
+//!
+//! Refused, each a JSON-RPC error to the side that asked: a message that does
+//! not read as its revision's type (`-32600`/`-32602`, naming where); a value a
+//! conversion does not take (`-32602` to a request's sender, `-32603` for a
+//! result, naming the type and the member); `resources/subscribe` from a legacy
+//! client (`-32601`: a modern server subscribes with `subscriptions/listen`,
+//! which this bridge does not open for a legacy client); an answer to an input
+//! request the client refused (`-32603` to the held call).
+//!
+//! Ids: requests the bridge makes of its own have string ids starting
+//! `mcp-era-bridge-`; a peer's ids pass through unchanged.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+pub use mcp_spec_types::{v2025_11_25 as legacy, v2026_07_28 as modern};
+
+// Sampling, roots and logging levels are deprecated in 2026-07-28 (SEP-2577), and still what
+// legacy peers use: translating them is not using them.
+#[allow(deprecated)]
+mod to_legacy;
+#[allow(deprecated)]
+mod to_modern;
+
+pub use to_legacy::ToLegacy;
+pub use to_modern::ToModern;
+
+/// The protocol version of each era's side.
+pub const MODERN_VERSION: &str = "2026-07-28";
+pub const LEGACY_VERSION: &str = "2025-11-25";
+
+/// Where a message goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum To {
+    Client,
+    Server,
+}
+
+/// A message to send, and to whom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Out {
+    pub to: To,
+    pub message: Value,
+}
+
+impl Out {
+    pub fn client(message: Value) -> Out {
+        Out { to: To::Client, message }
+    }
+    pub fn server(message: Value) -> Out {
+        Out { to: To::Server, message }
+    }
+}
+
+/// An era.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Era {
+    Modern,
+    Legacy,
+}
+
+impl std::fmt::Display for Era {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Era::Modern => "modern (2026-07-28)",
+            Era::Legacy => "legacy (2025-11-25, initialize)",
+        })
+    }
+}
+
+/// Who the bridge says it is, to each side.
+pub fn bridge_info() -> modern::Implementation {
+    modern::Implementation::new("mcp-era-bridge", env!("CARGO_PKG_VERSION"))
+}
+
+/// The id of the probe [`discover_probe`] sends.
+pub const PROBE_ID: &str = "mcp-era-bridge-discover";
+
+/// The `server/discover` request that tells a server's era (the spec's stdio
+/// rule): a `DiscoverResult` means modern.
+pub fn discover_probe() -> Value {
+    let meta = modern::RequestMetaObject::new(MODERN_VERSION, modern::ClientCapabilities::new())
+        .with_io_modelcontextprotocol_client_info(bridge_info());
+    to_value(&modern::DiscoverRequest::new(PROBE_ID, modern::RequestParams::new(meta)))
+}
+
+/// The server's era from its answer to [`discover_probe`]: modern for a
+/// `DiscoverResult` that lists 2026-07-28, or for an error only a modern server
+/// gives (`-32022` unsupported version, `-32021` missing capability, `-32020`
+/// header mismatch); legacy for any other error (method not found, invalid
+/// request before `initialize`). `Err` for an answer that is neither.
+pub fn server_era(answer: &Value) -> Result<(Era, Option<modern::DiscoverResult>), String> {
+    if let Some(result) = answer.get("result") {
+        let found: modern::DiscoverResult = read(result, "the server's DiscoverResult")?;
+        if !found.supported_versions.iter().any(|v| v == MODERN_VERSION) {
+            return Err(format!("the server speaks {:?}, not {MODERN_VERSION}", found.supported_versions));
+        }
+        return Ok((Era::Modern, Some(found)));
+    }
+    let error: modern::JSONRPCErrorResponse = read(answer, "the answer to server/discover")?;
+    let modern_codes = [modern::UNSUPPORTED_PROTOCOL_VERSION, modern::MISSING_REQUIRED_CLIENT_CAPABILITY, modern::HEADER_MISMATCH];
+    if modern_codes.contains(&error.error.code) {
+        return Err(format!("the server is modern but refused server/discover: {}", error.error));
+    }
+    Ok((Era::Legacy, None))
+}
+
+/// A client's era from its first message: `initialize` is legacy; a request
+/// whose `_meta` names a protocol version of 2026-07-28 or later, or
+/// `server/discover`, is modern; anything else legacy.
+pub fn client_era(first: &Value) -> Era {
+    let method = first.get("method").and_then(Value::as_str).unwrap_or_default();
+    let version = first.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str);
+    match (method, version) {
+        ("initialize", _) => Era::Legacy,
+        ("server/discover", _) => Era::Modern,
+        (_, Some(v)) if v >= MODERN_VERSION => Era::Modern,
+        _ => Era::Legacy,
+    }
+}
+
+/// The bridge for a pair of eras.
+pub enum Bridge {
+    /// Both sides speak the same era: every message passes unchanged.
+    Same,
+    ToModern(Box<ToModern>),
+    ToLegacy(Box<ToLegacy>),
+}
+
+impl Bridge {
+    /// The bridge for a client of `client` era and a server of `server` era
+    /// (`discovered`: the modern server's answer to the probe).
+    pub fn new(client: Era, server: Era, discovered: Option<modern::DiscoverResult>) -> Result<Bridge, String> {
+        Ok(match (client, server) {
+            (Era::Legacy, Era::Modern) => {
+                let found = discovered.ok_or("a modern server's DiscoverResult is needed")?;
+                Bridge::ToModern(Box::new(ToModern::new(found)))
+            }
+            (Era::Modern, Era::Legacy) => Bridge::ToLegacy(Box::new(ToLegacy::new())),
+            _ => Bridge::Same,
+        })
+    }
+
+    /// What to send for a line from the client.
+    pub fn from_client(&mut self, line: &str) -> Vec<Out> {
+        match self {
+            Bridge::Same => vec![Out::server(raw(line))],
+            Bridge::ToModern(b) => with_json(line, To::Client, |v| b.from_client(v)),
+            Bridge::ToLegacy(b) => with_json(line, To::Client, |v| b.from_client(v)),
+        }
+    }
+
+    /// What happened that no message says, for the log.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        match self {
+            Bridge::Same => Vec::new(),
+            Bridge::ToModern(b) => b.take_notes(),
+            Bridge::ToLegacy(b) => b.take_notes(),
+        }
+    }
+
+    /// What to send for a line from the server.
+    pub fn from_server(&mut self, line: &str) -> Vec<Out> {
+        match self {
+            Bridge::Same => vec![Out::client(raw(line))],
+            Bridge::ToModern(b) => with_json(line, To::Server, |v| b.from_server(v)),
+            Bridge::ToLegacy(b) => with_json(line, To::Server, |v| b.from_server(v)),
+        }
+    }
+}
+
+/// A line passed on unchanged: kept as its text when it is JSON (the proxy writes
+/// it back compact), else as a string value the caller writes as it came.
+fn raw(line: &str) -> Value {
+    serde_json::from_str(line).unwrap_or_else(|_| Value::String(line.to_string()))
+}
+
+/// Parses a line, or answers its sender with a parse error.
+fn with_json(line: &str, from: To, f: impl FnOnce(Value) -> Vec<Out>) -> Vec<Out> {
+    match serde_json::from_str::<Value>(line) {
+        Ok(v) => f(v),
+        Err(e) => {
+            let error = error_response(Value::Null, modern::PARSE_ERROR, format!("Parse error: {e}"));
+            vec![Out { to: from, message: error }]
+        }
+    }
+}
+
+/// A JSON-RPC error response.
+pub(crate) fn error_response(id: Value, code: i64, message: impl Into<String>) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message.into()}})
+}
+
+/// A JSON-RPC result response.
+pub(crate) fn result_response(id: Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+/// Reads a value as a generated type, with the path of what did not read.
+pub(crate) fn read<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T, String> {
+    mcp_spec_types::from_str(&value.to_string()).map_err(|e| format!("{what}: {e}"))
+}
+
+/// Writes a generated type (which does not fail).
+pub(crate) fn to_value<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// A request's id, as a map key.
+pub(crate) fn key(id: &Value) -> String {
+    id.to_string()
+}
+
+/// The object at `params._meta` of a message, made if absent.
+pub(crate) fn meta_mut(message: &mut Value) -> &mut Map<String, Value> {
+    let params = message.as_object_mut().map(|m| m.entry("params").or_insert_with(|| json!({})));
+    let Some(Value::Object(params)) = params else { unreachable!("a request is an object with object params") };
+    let meta = params.entry("_meta").or_insert_with(|| json!({}));
+    if !meta.is_object() {
+        *meta = json!({});
+    }
+    meta.as_object_mut().expect("made an object above")
+}
+
+/// The reserved keys 2026-07-28 puts in `_meta`.
+pub(crate) const RESERVED_META: &[&str] = &[
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/logLevel",
+    "io.modelcontextprotocol/serverInfo",
+    "io.modelcontextprotocol/subscriptionId",
+];
+
+/// Drops the reserved keys from an object's `_meta`, and `_meta` when that
+/// leaves it empty.
+pub(crate) fn drop_reserved_meta(object: &mut Value) {
+    let Some(o) = object.as_object_mut() else { return };
+    let empty = match o.get_mut("_meta").and_then(Value::as_object_mut) {
+        Some(meta) => {
+            meta.retain(|k, _| !RESERVED_META.contains(&k.as_str()));
+            meta.is_empty()
+        }
+        None => false,
+    };
+    if empty {
+        o.remove("_meta");
+    }
+}
+
+/// The requests whose answer may be `input_required` in 2026-07-28.
+pub(crate) const ASKING: &[&str] = &["tools/call", "prompts/get", "resources/read"];

@@ -1,0 +1,283 @@
+//! `mcp-era-bridge [--server-era auto|modern|legacy] [--record FILE] -- <server command...>`
+//!
+//! A stdio MCP proxy: the client talks to it on stdin and stdout, it runs the
+//! server and talks to it on the server's. It learns the server's era as the
+//! spec's stdio binding says (a `server/discover` probe: a `DiscoverResult` is
+//! modern, an error that no modern server gives is legacy), the client's from
+//! its first message, and translates between them with `mcp_era_bridge`; when
+//! both speak the same era every line passes unchanged. Logs go to stderr only.
+//! `--record FILE` writes every message, both sides, as JSON lines
+//! `{"side": "client" | "server", "dir": "c2s" | "s2c", "msg": ...}`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::{Duration, Instant};
+
+use mcp_era_bridge::{Bridge, Era, Out, PROBE_ID, To, client_era, discover_probe, server_era};
+use serde_json::{Value, json};
+
+/// How long a server may take to answer the probe before it is taken for legacy.
+const PROBE_WAIT: Duration = Duration::from_secs(10);
+
+enum Event {
+    Client(String),
+    Server(String),
+    ClientClosed,
+    ServerClosed,
+}
+
+struct Options {
+    server_era: Option<Era>,
+    record: Option<std::path::PathBuf>,
+    server: Vec<String>,
+}
+
+fn usage() -> ExitCode {
+    eprintln!("usage: mcp-era-bridge [--server-era auto|modern|legacy] [--record FILE] -- <server command> [args...]");
+    ExitCode::from(2)
+}
+
+fn options() -> Result<Options, String> {
+    let mut args = std::env::args().skip(1);
+    let mut o = Options { server_era: None, record: None, server: Vec::new() };
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--server-era" => {
+                o.server_era = match args.next().as_deref() {
+                    Some("auto") => None,
+                    Some("modern") => Some(Era::Modern),
+                    Some("legacy") => Some(Era::Legacy),
+                    other => return Err(format!("--server-era takes auto, modern or legacy, not {other:?}")),
+                }
+            }
+            "--record" => o.record = Some(args.next().ok_or("--record takes a file")?.into()),
+            "--" => {
+                o.server = args.collect();
+                break;
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    if o.server.is_empty() {
+        return Err("no server command after --".into());
+    }
+    Ok(o)
+}
+
+/// The JSON lines of `--record`.
+struct Recorder(Option<std::fs::File>);
+
+impl Recorder {
+    fn record(&mut self, side: &str, dir: &str, line: &str) {
+        let Some(file) = &mut self.0 else { return };
+        let msg = serde_json::from_str::<Value>(line).unwrap_or_else(|_| Value::String(line.to_string()));
+        let _ = writeln!(file, "{}", json!({"side": side, "dir": dir, "msg": msg}));
+    }
+}
+
+struct Wires {
+    server_in: Option<ChildStdin>,
+    stdout: std::io::Stdout,
+    recorder: Recorder,
+}
+
+impl Wires {
+    fn to_server(&mut self, line: &str) {
+        self.recorder.record("server", "c2s", line);
+        if let Some(w) = &mut self.server_in
+            && (writeln!(w, "{line}").is_err() || w.flush().is_err())
+        {
+            eprintln!("mcp-era-bridge: the server's stdin is closed");
+            self.server_in = None;
+        }
+    }
+
+    fn to_client(&mut self, line: &str) {
+        self.recorder.record("client", "s2c", line);
+        let mut out = self.stdout.lock();
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    fn send(&mut self, outs: Vec<Out>) {
+        for out in outs {
+            let line = match &out.message {
+                Value::String(s) => s.clone(),
+                m => m.to_string(),
+            };
+            match out.to {
+                To::Server => self.to_server(&line),
+                To::Client => self.to_client(&line),
+            }
+        }
+    }
+}
+
+fn spawn(server: &[String], events: Sender<Event>) -> Result<(Child, ChildStdin), String> {
+    let mut child = Command::new(&server[0])
+        .args(&server[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot run {:?}: {e}", server[0]))?;
+    let stdin = child.stdin.take().ok_or("no stdin")?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if !line.trim().is_empty() && events.send(Event::Server(line)).is_err() {
+                return;
+            }
+        }
+        let _ = events.send(Event::ServerClosed);
+    });
+    Ok((child, stdin))
+}
+
+fn read_client(events: Sender<Event>) {
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if !line.trim().is_empty() && events.send(Event::Client(line)).is_err() {
+                return;
+            }
+        }
+        let _ = events.send(Event::ClientClosed);
+    });
+}
+
+/// The probe: the server's era, its `DiscoverResult` when modern, and the
+/// client lines that came meanwhile.
+fn probe(
+    wires: &mut Wires,
+    events: &Receiver<Event>,
+    early: &mut Vec<Event>,
+) -> Result<(Era, Option<mcp_era_bridge::modern::DiscoverResult>), String> {
+    wires.to_server(&discover_probe().to_string());
+    let until = Instant::now() + PROBE_WAIT;
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match events.recv_timeout(left) {
+            Ok(Event::Server(line)) => {
+                wires.recorder.record("server", "s2c", &line);
+                let Ok(msg) = serde_json::from_str::<Value>(&line) else { continue };
+                if msg.get("id") == Some(&json!(PROBE_ID)) && msg.get("method").is_none() {
+                    return server_era(&msg);
+                }
+                eprintln!("mcp-era-bridge: before the probe's answer the server sent {line} (not passed on)");
+            }
+            Ok(Event::ServerClosed) => return Err("the server exited before answering server/discover".into()),
+            Ok(other) => early.push(other),
+            Err(RecvTimeoutError::Timeout) => {
+                eprintln!("mcp-era-bridge: no answer to server/discover in {PROBE_WAIT:?}: taken for legacy");
+                return Ok((Era::Legacy, None));
+            }
+            Err(RecvTimeoutError::Disconnected) => return Err("the server's output closed".into()),
+        }
+    }
+}
+
+fn run(o: Options) -> Result<(), String> {
+    let (tx, events) = channel();
+    let (mut child, server_in) = spawn(&o.server, tx.clone())?;
+    let record = match &o.record {
+        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?),
+        None => None,
+    };
+    let mut wires = Wires { server_in: Some(server_in), stdout: std::io::stdout(), recorder: Recorder(record) };
+    read_client(tx);
+    let mut early = Vec::new();
+    let (server, discovered) = match o.server_era {
+        Some(Era::Legacy) => (Era::Legacy, None),
+        _ => {
+            let (era, found) = probe(&mut wires, &events, &mut early)?;
+            if o.server_era == Some(Era::Modern) && era != Era::Modern {
+                return Err("--server-era modern, but the server did not answer server/discover".into());
+            }
+            (era, found)
+        }
+    };
+    eprintln!("mcp-era-bridge: the server is {server}");
+    let mut bridge: Option<Bridge> = None;
+    let mut pending = early.into_iter();
+    loop {
+        let event = match pending.next() {
+            Some(e) => e,
+            None => match events.recv() {
+                Ok(e) => e,
+                Err(_) => break,
+            },
+        };
+        match event {
+            Event::Client(line) => {
+                wires.recorder.record("client", "c2s", &line);
+                let b = match &mut bridge {
+                    Some(b) => b,
+                    None => {
+                        let first = serde_json::from_str::<Value>(&line).unwrap_or(Value::Null);
+                        let client = client_era(&first);
+                        eprintln!("mcp-era-bridge: the client is {client}");
+                        bridge.insert(Bridge::new(client, server, discovered.clone())?)
+                    }
+                };
+                if matches!(b, Bridge::Same) {
+                    wires.to_server(&line);
+                } else {
+                    let outs = b.from_client(&line);
+                    wires.send(outs);
+                }
+            }
+            Event::Server(line) => {
+                wires.recorder.record("server", "s2c", &line);
+                match &mut bridge {
+                    Some(Bridge::Same) | None => wires.to_client(&line),
+                    Some(b) => {
+                        let outs = b.from_server(&line);
+                        wires.send(outs);
+                    }
+                }
+            }
+            Event::ClientClosed => break,
+            Event::ServerClosed => {
+                eprintln!("mcp-era-bridge: the server exited");
+                break;
+            }
+        }
+        if let Some(b) = &mut bridge {
+            for note in b.take_notes() {
+                eprintln!("mcp-era-bridge: {note}");
+            }
+        }
+    }
+    // As stdio ends a session: the server's stdin closed, a moment, then stopped.
+    drop(wires.server_in.take());
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let o = match options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("mcp-era-bridge: {e}");
+            return usage();
+        }
+    };
+    match run(o) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mcp-era-bridge: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,512 @@
+//! A modern client (2026-07-28) and a legacy server (2025-11-25, `initialize`).
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::{
+    ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, key, legacy, modern, read,
+    result_response, to_value,
+};
+
+/// The id of the `initialize` the bridge sends for the client.
+const INIT_ID: &str = "mcp-era-bridge-initialize";
+
+/// The bridge between a modern client and a legacy server (see the crate docs'
+/// mapping).
+pub struct ToLegacy {
+    /// Set once the handshake was sent; the server's answer, once it came.
+    handshake_sent: bool,
+    init: Option<legacy::InitializeResult>,
+    /// The client's messages that came before the handshake was done.
+    queued: Vec<Value>,
+    log_level: Option<String>,
+    /// The client's requests sent to the server, by their id.
+    calls: HashMap<String, Call>,
+    /// Calls held while the client answers the server's questions, by the
+    /// `requestState` the bridge gave the client.
+    held: HashMap<String, Held>,
+    /// Open `subscriptions/listen` streams: the request's id, what they honor.
+    listens: Vec<(Value, modern::SubscriptionFilter)>,
+    /// The bridge's own requests to the server (`resources/subscribe`,
+    /// `logging/setLevel`), whose answers go nowhere.
+    own: Vec<String>,
+    next: u64,
+    notes: Vec<String>,
+}
+
+struct Call {
+    method: String,
+    /// The id of the client's request that waits for this call's answer: its
+    /// first, then each retry's.
+    answer_to: Value,
+    /// The order calls were made in: a server's question goes to the newest.
+    seq: u64,
+    /// The `requestState` of the round in progress, if any.
+    state: Option<String>,
+}
+
+struct Held {
+    call: String,
+    /// The server's requests asked of the client: by `inputRequests` key, the
+    /// server's request id and method.
+    asked: BTreeMap<String, (Value, String)>,
+    /// Asked and not yet answered by a retry: more questions wait.
+    waiting: bool,
+    /// Questions that came while the client was being asked others.
+    queued: Vec<(Value, Value)>,
+}
+
+impl Default for ToLegacy {
+    fn default() -> Self {
+        ToLegacy::new()
+    }
+}
+
+impl ToLegacy {
+    pub fn new() -> ToLegacy {
+        ToLegacy {
+            handshake_sent: false,
+            init: None,
+            queued: Vec::new(),
+            log_level: None,
+            calls: HashMap::new(),
+            held: HashMap::new(),
+            listens: Vec::new(),
+            own: Vec::new(),
+            next: 0,
+            notes: Vec::new(),
+        }
+    }
+
+    /// What happened that no message says, for the log.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    fn next_id(&mut self) -> Value {
+        self.next += 1;
+        json!(format!("mcp-era-bridge-{}", self.next))
+    }
+
+    pub fn from_client(&mut self, msg: Value) -> Vec<Out> {
+        if self.init.is_some() {
+            return self.client_message(msg);
+        }
+        self.queued.push(msg);
+        if self.handshake_sent {
+            return Vec::new();
+        }
+        // The handshake, with what the first message says of the client.
+        let meta = self.queued[0].pointer("/params/_meta").cloned().unwrap_or(Value::Null);
+        let capabilities = meta
+            .get("io.modelcontextprotocol/clientCapabilities")
+            .and_then(|c| read::<modern::ClientCapabilities>(c, "clientCapabilities").ok())
+            .unwrap_or_default();
+        let info = meta
+            .get("io.modelcontextprotocol/clientInfo")
+            .and_then(|c| read::<modern::Implementation>(c, "clientInfo").ok())
+            .unwrap_or_else(crate::bridge_info);
+        let params = legacy::InitializeRequestParams::new(
+            LEGACY_VERSION,
+            legacy::ClientCapabilities::from(capabilities),
+            legacy::Implementation::from(info),
+        );
+        self.handshake_sent = true;
+        vec![Out::server(to_value(&legacy::InitializeRequest::new(INIT_ID, params)))]
+    }
+
+    fn client_message(&mut self, msg: Value) -> Vec<Out> {
+        let id = msg.get("id").cloned();
+        match (msg.get("method").and_then(Value::as_str).map(str::to_string), id) {
+            (Some(method), Some(id)) => self.request(msg, &method, id),
+            (Some(_), None) => self.client_notification(msg),
+            (None, _) => {
+                self.notes.push(format!("a response from the client, which was asked nothing: {msg}"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
+        let request: modern::ClientRequest = match read(&msg, "ClientRequest") {
+            Ok(r) => r,
+            Err(e) => return vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
+        };
+        let mut out = Vec::new();
+        let level = msg.pointer("/params/_meta/io.modelcontextprotocol~1logLevel").and_then(Value::as_str);
+        if let Some(level) = level
+            && self.log_level.as_deref() != Some(level)
+        {
+            self.log_level = Some(level.to_string());
+            let own = self.next_id();
+            self.own.push(key(&own));
+            let set = json!({"jsonrpc": "2.0", "id": own, "method": "logging/setLevel", "params": {"level": level}});
+            out.push(Out::server(set));
+        }
+        match request {
+            modern::ClientRequest::DiscoverRequest(_) => out.push(Out::client(result_response(id, self.discovered()))),
+            modern::ClientRequest::SubscriptionsListenRequest(listen) => out.extend(self.listen(id, listen)),
+            _ => {
+                let state = msg.pointer("/params/requestState").and_then(Value::as_str);
+                if let Some(state) = state.filter(|s| self.held.contains_key(*s)) {
+                    let state = state.to_string();
+                    out.extend(self.retried(&msg, &state, id));
+                    return out;
+                }
+                let converted = legacy::ClientRequest::try_from(request).map_err(|e| e.to_string());
+                match converted {
+                    Ok(r) => {
+                        let mut sent = to_value(&r);
+                        if let Some(params) = sent.get_mut("params") {
+                            drop_reserved_meta(params);
+                        }
+                        self.next += 1;
+                        let call = Call { method: method.to_string(), answer_to: id.clone(), seq: self.next, state: None };
+                        self.calls.insert(key(&id), call);
+                        out.push(Out::server(sent));
+                    }
+                    Err(e) => out.push(Out::client(error_response(id, modern::INVALID_PARAMS, e))),
+                }
+            }
+        }
+        out
+    }
+
+    /// `server/discover`, answered from the `InitializeResult`.
+    fn discovered(&self) -> Value {
+        let init = self.init.as_ref().expect("the handshake is done before any request is handled");
+        let capabilities = modern::ServerCapabilities::from(init.capabilities.clone());
+        let meta = modern::ResultMetaObject::new()
+            .with_io_modelcontextprotocol_server_info(modern::Implementation::from(init.server_info.clone()));
+        let mut result = modern::DiscoverResult::new(0, modern::CacheableResultCacheScope::Private, vec![MODERN_VERSION.into()], capabilities)
+            .with_meta(meta);
+        result.instructions = init.instructions.clone();
+        to_value(&result)
+    }
+
+    /// A `subscriptions/listen` stream: acknowledged with what the legacy
+    /// server can give (list changes it announces; resource updates through
+    /// `resources/subscribe`), kept open until the client cancels it.
+    fn listen(&mut self, id: Value, listen: modern::SubscriptionsListenRequest) -> Vec<Out> {
+        let caps = self.init.as_ref().map(|i| i.capabilities.clone()).unwrap_or_default();
+        let wanted = listen.params.notifications;
+        let mut honored = modern::SubscriptionFilter::new();
+        let changed = |c: Option<bool>| c == Some(true);
+        if wanted.tools_list_changed == Some(true) && changed(caps.tools.as_ref().and_then(|t| t.list_changed)) {
+            honored.tools_list_changed = Some(true);
+        }
+        if wanted.prompts_list_changed == Some(true) && changed(caps.prompts.as_ref().and_then(|t| t.list_changed)) {
+            honored.prompts_list_changed = Some(true);
+        }
+        let resources = caps.resources.as_ref();
+        if wanted.resources_list_changed == Some(true) && changed(resources.and_then(|r| r.list_changed)) {
+            honored.resources_list_changed = Some(true);
+        }
+        let mut out = Vec::new();
+        if let Some(uris) = wanted.resource_subscriptions.filter(|_| changed(resources.and_then(|r| r.subscribe))) {
+            for uri in &uris {
+                let own = self.next_id();
+                self.own.push(key(&own));
+                let subscribe = json!({"jsonrpc": "2.0", "id": own, "method": "resources/subscribe", "params": {"uri": uri}});
+                out.push(Out::server(subscribe));
+            }
+            honored.resource_subscriptions = Some(uris);
+        }
+        let meta = modern::NotificationMetaObject::new().with_io_modelcontextprotocol_subscription_id(read::<modern::RequestId>(&id, "id").unwrap_or_else(|_| modern::RequestId::from(0)));
+        let params = modern::SubscriptionsAcknowledgedNotificationParams::new(honored.clone()).with_meta(meta);
+        out.push(Out::client(to_value(&modern::SubscriptionsAcknowledgedNotification::new(params))));
+        self.listens.push((id, honored));
+        out
+    }
+
+    /// A retry with the answers to the questions the bridge asked for a held call.
+    fn retried(&mut self, msg: &Value, state: &str, id: Value) -> Vec<Out> {
+        let mut held = self.held.remove(state).expect("checked by the caller");
+        let responses = msg.pointer("/params/inputResponses").and_then(Value::as_object).cloned().unwrap_or_default();
+        let mut out = Vec::new();
+        for (input_key, (server_id, method)) in std::mem::take(&mut held.asked) {
+            let answer = match responses.get(&input_key) {
+                Some(response) => {
+                    let converted = match method.as_str() {
+                        "elicitation/create" => down::<modern::ElicitResult, legacy::ElicitResult>(response),
+                        "sampling/createMessage" => {
+                            down::<modern::CreateMessageResult, legacy::CreateMessageResult>(response)
+                        }
+                        "roots/list" => down::<modern::ListRootsResult, legacy::ListRootsResult>(response),
+                        _ => Ok(response.clone()),
+                    };
+                    match converted {
+                        Ok(mut r) => {
+                            if let Some(o) = r.as_object_mut() {
+                                o.remove("resultType");
+                            }
+                            result_response(server_id, r)
+                        }
+                        Err(e) => error_response(server_id, modern::INTERNAL_ERROR, format!("the client's answer: {e}")),
+                    }
+                }
+                None => error_response(server_id, modern::INTERNAL_ERROR, format!("the client did not answer {input_key}")),
+            };
+            out.push(Out::server(answer));
+        }
+        if let Some(call) = self.calls.get_mut(&held.call) {
+            call.answer_to = id;
+        }
+        held.waiting = false;
+        let queued = std::mem::take(&mut held.queued);
+        self.held.insert(state.to_string(), held);
+        for (server_id, request) in queued {
+            out.extend(self.ask(server_id, request));
+        }
+        out
+    }
+
+    fn client_notification(&mut self, msg: Value) -> Vec<Out> {
+        if msg["method"] == "notifications/cancelled"
+            && let Some(id) = msg.pointer("/params/requestId")
+            && let Some(at) = self.listens.iter().position(|(l, _)| l == id)
+        {
+            self.listens.remove(at);
+            return Vec::new();
+        }
+        let converted = read::<modern::ClientNotification>(&msg, "ClientNotification")
+            .and_then(|n| legacy::ClientNotification::try_from(n).map_err(|e| e.to_string()));
+        match converted {
+            Ok(n) => {
+                let mut n = to_value(&n);
+                if let Some(params) = n.get_mut("params") {
+                    drop_reserved_meta(params);
+                }
+                vec![Out::server(n)]
+            }
+            Err(e) => {
+                self.notes.push(format!("a notification from the client not sent on: {e}"));
+                Vec::new()
+            }
+        }
+    }
+
+    pub fn from_server(&mut self, msg: Value) -> Vec<Out> {
+        let id = msg.get("id").cloned();
+        match (msg.get("method").and_then(Value::as_str).map(str::to_string), id) {
+            (Some(method), Some(id)) => self.server_request(msg, &method, id),
+            (Some(method), None) => self.server_notification(msg, &method),
+            (None, Some(id)) => self.response(msg, id),
+            (None, None) => {
+                self.notes.push(format!("a message from the server that is nothing: {msg}"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn response(&mut self, msg: Value, id: Value) -> Vec<Out> {
+        if id == json!(INIT_ID) {
+            return self.initialized(msg);
+        }
+        if let Some(at) = self.own.iter().position(|o| *o == key(&id)) {
+            self.own.remove(at);
+            if msg.get("error").is_some() {
+                self.notes.push(format!("the server refused the bridge's own request: {msg}"));
+            }
+            return Vec::new();
+        }
+        let Some(call) = self.calls.remove(&key(&id)) else {
+            self.notes.push(format!("a response from the server to no request: {msg}"));
+            return Vec::new();
+        };
+        if let Some(state) = &call.state {
+            self.held.remove(state);
+        }
+        let answer_to = call.answer_to;
+        let Some(result) = msg.get("result") else {
+            let error = msg.get("error").cloned().unwrap_or(Value::Null);
+            return vec![Out::client(json!({"jsonrpc": "2.0", "id": answer_to, "error": error}))];
+        };
+        match up_result(&call.method, result) {
+            Ok(r) => vec![Out::client(result_response(answer_to, r))],
+            Err(e) => vec![Out::client(error_response(answer_to, modern::INTERNAL_ERROR, e))],
+        }
+    }
+
+    /// The server's answer to the handshake: then the client's messages so far.
+    fn initialized(&mut self, msg: Value) -> Vec<Out> {
+        let result = msg.get("result").ok_or_else(|| format!("the server refused initialize: {}", msg["error"]));
+        let init = result.and_then(|r| read::<legacy::InitializeResult>(r, "InitializeResult"));
+        let init = match init {
+            Ok(init) => init,
+            Err(e) => {
+                // Every request that waited is answered with why.
+                return std::mem::take(&mut self.queued)
+                    .into_iter()
+                    .filter_map(|m| m.get("id").cloned())
+                    .map(|id| Out::client(error_response(id, modern::INTERNAL_ERROR, e.clone())))
+                    .collect();
+            }
+        };
+        self.init = Some(init);
+        let mut out = vec![Out::server(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))];
+        for m in std::mem::take(&mut self.queued) {
+            out.extend(self.client_message(m));
+        }
+        out
+    }
+
+    fn server_request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
+        match method {
+            "ping" => vec![Out::server(result_response(id, json!({})))],
+            "elicitation/create" | "sampling/createMessage" | "roots/list" => self.ask(id, msg),
+            _ => {
+                let why = format!("{method}: a {MODERN_VERSION} client takes no requests, and this one has no input request form");
+                vec![Out::server(error_response(id, modern::METHOD_NOT_FOUND, why))]
+            }
+        }
+    }
+
+    /// A server's question, asked of the client through its newest open call
+    /// as an `input_required` result (or queued while it answers another).
+    fn ask(&mut self, server_id: Value, request: Value) -> Vec<Out> {
+        let newest = self
+            .calls
+            .iter()
+            .filter(|(_, c)| ASKING.contains(&c.method.as_str()))
+            .max_by_key(|(_, c)| c.seq)
+            .map(|(k, _)| k.clone());
+        let Some(call_key) = newest else {
+            let why = format!("no request of the {MODERN_VERSION} client is open to ask it through");
+            return vec![Out::server(error_response(server_id, modern::INTERNAL_ERROR, why))];
+        };
+        let state = match self.calls[&call_key].state.clone() {
+            Some(s) => s,
+            None => {
+                self.next += 1;
+                let s = format!("mcp-era-bridge-state-{}", self.next);
+                self.calls.get_mut(&call_key).expect("found above").state = Some(s.clone());
+                s
+            }
+        };
+        let held = self.held.entry(state.clone()).or_insert_with(|| Held {
+            call: call_key.clone(),
+            asked: BTreeMap::new(),
+            waiting: false,
+            queued: Vec::new(),
+        });
+        if held.waiting {
+            held.queued.push((server_id, request));
+            return Vec::new();
+        }
+        let method = request["method"].as_str().unwrap_or_default().to_string();
+        // As a 2026-07-28 input request: the method and params, no JSON-RPC envelope.
+        let ask = json!({"method": method, "params": request.get("params").cloned().unwrap_or(json!({}))});
+        let ask = match read::<legacy::ServerRequest>(&request, "ServerRequest")
+            .and_then(|_| read::<modern::InputRequest>(&ask, "InputRequest"))
+        {
+            Ok(a) => a,
+            Err(e) => return vec![Out::server(error_response(server_id, modern::INVALID_PARAMS, e))],
+        };
+        let input_key = format!("{}-{}", method.replace('/', "-"), held.asked.len() + 1);
+        held.asked.insert(input_key.clone(), (server_id, method));
+        held.waiting = true;
+        let requests: modern::InputRequests = std::iter::once((input_key, ask)).collect();
+        let more = modern::InputRequiredResult::new().with_input_requests(requests).with_request_state(state);
+        let answer_to = self.calls[&call_key].answer_to.clone();
+        vec![Out::client(result_response(answer_to, to_value(&more)))]
+    }
+
+    fn server_notification(&mut self, msg: Value, method: &str) -> Vec<Out> {
+        let wanted = |f: &modern::SubscriptionFilter| match method {
+            "notifications/tools/list_changed" => f.tools_list_changed == Some(true),
+            "notifications/prompts/list_changed" => f.prompts_list_changed == Some(true),
+            "notifications/resources/list_changed" => f.resources_list_changed == Some(true),
+            "notifications/resources/updated" => {
+                let uri = msg.pointer("/params/uri").and_then(Value::as_str).unwrap_or_default();
+                f.resource_subscriptions.as_ref().is_some_and(|u| u.iter().any(|s| s == uri))
+            }
+            _ => false,
+        };
+        let streamed = matches!(
+            method,
+            "notifications/tools/list_changed"
+                | "notifications/prompts/list_changed"
+                | "notifications/resources/list_changed"
+                | "notifications/resources/updated"
+        );
+        let converted = read::<legacy::ServerNotification>(&msg, "ServerNotification")
+            .and_then(|n| modern::ServerNotification::try_from(n).map_err(|e| e.to_string()));
+        let n = match converted {
+            Ok(n) => to_value(&n),
+            Err(e) => {
+                self.notes.push(format!("a notification from the server not sent on: {e}"));
+                return Vec::new();
+            }
+        };
+        if !streamed {
+            return vec![Out::client(n)];
+        }
+        // A change notification goes on each stream that asked for it, with its id.
+        self.listens
+            .iter()
+            .filter(|(_, f)| wanted(f))
+            .map(|(id, _)| {
+                let mut n = n.clone();
+                let meta = crate::meta_mut(&mut n);
+                meta.insert("io.modelcontextprotocol/subscriptionId".into(), id.clone());
+                Out::client(n)
+            })
+            .collect()
+    }
+}
+
+/// A modern client's answer as the legacy type, through the generated conversion.
+fn down<M, L>(value: &Value) -> Result<Value, String>
+where
+    M: DeserializeOwned,
+    L: TryFrom<M> + Serialize,
+    L::Error: std::fmt::Display,
+{
+    let m: M = read(value, std::any::type_name::<M>().rsplit("::").next().unwrap_or("result"))?;
+    L::try_from(m).map(|l| to_value(&l)).map_err(|e| e.to_string())
+}
+
+/// The methods whose 2026-07-28 result is a `CacheableResult` (its `ttlMs` and
+/// `cacheScope` required).
+const CACHEABLE: &[&str] = &["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+
+/// A legacy server's result as the modern client reads it: `resultType`
+/// `"complete"`, and for a cacheable one the cache hints (`ttlMs` 0, `cacheScope`
+/// `"private"`: nothing says it may be kept), then converted with the generated
+/// conversion of its method's result type.
+fn up_result(method: &str, result: &Value) -> Result<Value, String> {
+    fn up<L, M>(value: &Value) -> Result<Value, String>
+    where
+        L: DeserializeOwned,
+        M: TryFrom<L> + Serialize,
+        M::Error: std::fmt::Display,
+    {
+        let l: L = read(value, std::any::type_name::<L>().rsplit("::").next().unwrap_or("result"))?;
+        M::try_from(l).map(|m| to_value(&m)).map_err(|e| e.to_string())
+    }
+    let mut result = result.clone();
+    if let Some(o) = result.as_object_mut() {
+        o.insert("resultType".into(), json!("complete"));
+        if CACHEABLE.contains(&method) {
+            o.insert("ttlMs".into(), json!(0));
+            o.insert("cacheScope".into(), json!("private"));
+        }
+    }
+    match method {
+        "tools/list" => up::<legacy::ListToolsResult, modern::ListToolsResult>(&result),
+        "tools/call" => up::<legacy::CallToolResult, modern::CallToolResult>(&result),
+        "prompts/list" => up::<legacy::ListPromptsResult, modern::ListPromptsResult>(&result),
+        "prompts/get" => up::<legacy::GetPromptResult, modern::GetPromptResult>(&result),
+        "resources/list" => up::<legacy::ListResourcesResult, modern::ListResourcesResult>(&result),
+        "resources/templates/list" => {
+            up::<legacy::ListResourceTemplatesResult, modern::ListResourceTemplatesResult>(&result)
+        }
+        "resources/read" => up::<legacy::ReadResourceResult, modern::ReadResourceResult>(&result),
+        "completion/complete" => up::<legacy::CompleteResult, modern::CompleteResult>(&result),
+        _ => Ok(result),
+    }
+}

@@ -1,0 +1,352 @@
+//! A legacy client (2025-11-25, `initialize`) and a modern server (2026-07-28).
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::{
+    ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, key, legacy, meta_mut, modern,
+    read, result_response, to_value,
+};
+
+/// The bridge between a legacy client and a modern server (see the crate docs'
+/// mapping).
+pub struct ToModern {
+    discovered: modern::DiscoverResult,
+    /// The client's capabilities and info, from its `initialize`.
+    client: Option<(modern::ClientCapabilities, Option<modern::Implementation>)>,
+    /// The level `logging/setLevel` asked for.
+    log_level: Option<modern::LoggingLevel>,
+    /// The client's requests sent to the server, by their id (the client's).
+    calls: HashMap<String, Call>,
+    /// The bridge's requests to the client, by id: the call they answer for,
+    /// the `inputRequests` key, and the method.
+    asks: HashMap<String, (String, String, String)>,
+    next: u64,
+    notes: Vec<String>,
+}
+
+struct Call {
+    method: String,
+    /// The request as sent to the server: sent again, with the answers, for a round.
+    request: Value,
+    round: Option<Round>,
+}
+
+/// An `input_required` round in progress.
+struct Round {
+    state: Option<String>,
+    waiting: usize,
+    responses: Map<String, Value>,
+}
+
+impl ToModern {
+    pub fn new(discovered: modern::DiscoverResult) -> ToModern {
+        ToModern {
+            discovered,
+            client: None,
+            log_level: None,
+            calls: HashMap::new(),
+            asks: HashMap::new(),
+            next: 0,
+            notes: Vec::new(),
+        }
+    }
+
+    /// What happened that no message says (a notification that did not
+    /// convert, a response to nothing), for the log.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    fn next_id(&mut self) -> String {
+        self.next += 1;
+        format!("mcp-era-bridge-{}", self.next)
+    }
+
+    pub fn from_client(&mut self, msg: Value) -> Vec<Out> {
+        let id = msg.get("id").cloned();
+        match (msg.get("method").and_then(Value::as_str).map(str::to_string), id) {
+            (Some(method), Some(id)) => self.request(msg, &method, id),
+            (Some(method), None) => self.client_notification(msg, &method),
+            (None, Some(id)) => self.answer(msg, id),
+            (None, None) => vec![Out::client(error_response(Value::Null, modern::INVALID_REQUEST, "Invalid Request"))],
+        }
+    }
+
+    fn request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
+        let request: legacy::ClientRequest = match read(&msg, "ClientRequest") {
+            Ok(r) => r,
+            Err(e) => return vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
+        };
+        match request {
+            legacy::ClientRequest::InitializeRequest(init) => {
+                let capabilities = modern::ClientCapabilities::from(init.params.capabilities);
+                self.client = Some((capabilities, Some(init.params.client_info.into())));
+                let d = &self.discovered;
+                let info = d.meta.as_ref().and_then(|m| m.io_modelcontextprotocol_server_info.clone());
+                let info = legacy::Implementation::from(info.unwrap_or_else(crate::bridge_info));
+                let mut result =
+                    legacy::InitializeResult::new(LEGACY_VERSION, legacy::ServerCapabilities::from(d.capabilities.clone()), info);
+                result.instructions = d.instructions.clone();
+                vec![Out::client(result_response(id, to_value(&result)))]
+            }
+            legacy::ClientRequest::PingRequest(_) => vec![Out::client(result_response(id, json!({})))],
+            legacy::ClientRequest::SetLevelRequest(set) => {
+                self.log_level = Some(modern::LoggingLevel::from(set.params.level));
+                vec![Out::client(result_response(id, json!({})))]
+            }
+            legacy::ClientRequest::SubscribeRequest(_) | legacy::ClientRequest::UnsubscribeRequest(_) => {
+                let why = format!(
+                    "{method} is not translated: a {MODERN_VERSION} server subscribes with subscriptions/listen, which mcp-era-bridge does not open for a {LEGACY_VERSION} client"
+                );
+                vec![Out::client(error_response(id, modern::METHOD_NOT_FOUND, why))]
+            }
+            _ => self.forward(msg, method, id),
+        }
+    }
+
+    /// A request sent on with the `_meta` 2026-07-28 requires.
+    fn forward(&mut self, mut msg: Value, method: &str, id: Value) -> Vec<Out> {
+        let Some((capabilities, info)) = &self.client else {
+            let why = format!("{method} before initialize");
+            return vec![Out::client(error_response(id, modern::INVALID_REQUEST, why))];
+        };
+        let meta = meta_mut(&mut msg);
+        meta.insert("io.modelcontextprotocol/protocolVersion".into(), json!(MODERN_VERSION));
+        meta.insert("io.modelcontextprotocol/clientCapabilities".into(), to_value(capabilities));
+        if let Some(info) = info {
+            meta.insert("io.modelcontextprotocol/clientInfo".into(), to_value(info));
+        }
+        if let Some(level) = &self.log_level {
+            meta.insert("io.modelcontextprotocol/logLevel".into(), to_value(level));
+        }
+        let converted = read::<legacy::ClientRequest>(&msg, "ClientRequest")
+            .and_then(|r| modern::ClientRequest::try_from(r).map_err(|e| e.to_string()));
+        match converted {
+            Ok(request) => {
+                let request = to_value(&request);
+                self.calls.insert(key(&id), Call { method: method.to_string(), request: request.clone(), round: None });
+                vec![Out::server(request)]
+            }
+            Err(e) => vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
+        }
+    }
+
+    fn client_notification(&mut self, msg: Value, method: &str) -> Vec<Out> {
+        match method {
+            // No handshake on the other side, and roots are asked per request.
+            "notifications/initialized" | "notifications/roots/list_changed" => return Vec::new(),
+            "notifications/cancelled" => {
+                if let Some(id) = msg.pointer("/params/requestId") {
+                    self.calls.remove(&key(id));
+                }
+            }
+            _ => {}
+        }
+        let converted = read::<legacy::ClientNotification>(&msg, "ClientNotification")
+            .and_then(|n| modern::ClientNotification::try_from(n).map_err(|e| e.to_string()));
+        match converted {
+            Ok(n) => vec![Out::server(to_value(&n))],
+            Err(e) => {
+                self.notes.push(format!("a notification from the client not sent on: {e}"));
+                Vec::new()
+            }
+        }
+    }
+
+    /// The client's answer to one of the bridge's input requests.
+    fn answer(&mut self, msg: Value, id: Value) -> Vec<Out> {
+        let Some((call_key, input_key, method)) = self.asks.remove(&key(&id)) else {
+            self.notes.push(format!("a response from the client to no request of the bridge: {msg}"));
+            return Vec::new();
+        };
+        let Some(call) = self.calls.get_mut(&call_key) else { return Vec::new() };
+        let call_id: Value = serde_json::from_str(&call_key).unwrap_or(Value::Null);
+        let fail = |this: &mut ToModern, why: String| {
+            this.calls.remove(&call_key);
+            this.asks.retain(|_, (c, _, _)| *c != call_key);
+            vec![Out::client(error_response(call_id.clone(), modern::INTERNAL_ERROR, why))]
+        };
+        let Some(result) = msg.get("result") else {
+            let error = msg.get("error").cloned().unwrap_or(Value::Null);
+            return fail(self, format!("the client refused the server's {method} ({input_key}): {error}"));
+        };
+        let response = match method.as_str() {
+            "elicitation/create" => up::<legacy::ElicitResult, modern::ElicitResult>(result),
+            "sampling/createMessage" => up::<legacy::CreateMessageResult, modern::CreateMessageResult>(result),
+            "roots/list" => up::<legacy::ListRootsResult, modern::ListRootsResult>(result),
+            _ => Ok(result.clone()),
+        };
+        let response = match response {
+            Ok(r) => r,
+            Err(e) => return fail(self, format!("the client's answer to {method} ({input_key}): {e}")),
+        };
+        let Some(round) = call.round.as_mut() else { return Vec::new() };
+        round.responses.insert(input_key, response);
+        round.waiting -= 1;
+        if round.waiting > 0 {
+            return Vec::new();
+        }
+        let round = call.round.take().expect("checked above");
+        vec![Out::server(retry(&call.request, round.responses, round.state))]
+    }
+
+    pub fn from_server(&mut self, msg: Value) -> Vec<Out> {
+        let id = msg.get("id").cloned();
+        match (msg.get("method").and_then(Value::as_str), id) {
+            (Some(method), Some(id)) => {
+                let why = format!("{method}: a {MODERN_VERSION} client takes no requests");
+                vec![Out::server(error_response(id, modern::METHOD_NOT_FOUND, why))]
+            }
+            (Some(method), None) => self.server_notification(msg.clone(), &method.to_string()),
+            (None, Some(id)) => self.response(msg, id),
+            (None, None) => {
+                self.notes.push(format!("a message from the server that is nothing: {msg}"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn server_notification(&mut self, mut msg: Value, method: &str) -> Vec<Out> {
+        if method == modern::SubscriptionsAcknowledgedNotification::METHOD {
+            return Vec::new();
+        }
+        if let Some(params) = msg.get_mut("params") {
+            drop_reserved_meta(params);
+        }
+        let converted = read::<modern::ServerNotification>(&msg, "ServerNotification")
+            .and_then(|n| legacy::ServerNotification::try_from(n).map_err(|e| e.to_string()));
+        match converted {
+            Ok(n) => vec![Out::client(to_value(&n))],
+            Err(e) => {
+                self.notes.push(format!("a notification from the server not sent on: {e}"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn response(&mut self, msg: Value, id: Value) -> Vec<Out> {
+        let call_key = key(&id);
+        let Some(call) = self.calls.get_mut(&call_key) else {
+            self.notes.push(format!("a response from the server to no request: {msg}"));
+            return Vec::new();
+        };
+        let Some(result) = msg.get("result") else {
+            self.calls.remove(&call_key);
+            return vec![Out::client(msg)];
+        };
+        let asking = result.get("resultType").and_then(Value::as_str) == Some("input_required");
+        if !(asking && ASKING.contains(&call.method.as_str())) {
+            let method = call.method.clone();
+            self.calls.remove(&call_key);
+            return match down_result(&method, result) {
+                Ok(r) => vec![Out::client(result_response(id, r))],
+                Err(e) => vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))],
+            };
+        }
+        let more: modern::InputRequiredResult = match read(result, "InputRequiredResult") {
+            Ok(m) => m,
+            Err(e) => {
+                self.calls.remove(&call_key);
+                return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
+            }
+        };
+        let requests: BTreeMap<String, modern::InputRequest> = more.input_requests.unwrap_or_default().into_iter().collect();
+        if requests.is_empty() {
+            // Nothing to ask: the retry carries the state alone.
+            let request = call.request.clone();
+            return vec![Out::server(retry(&request, Map::new(), more.request_state))];
+        }
+        let mut out = Vec::new();
+        let mut asks = Vec::new();
+        for (input_key, ask) in &requests {
+            let mut message = to_value(ask);
+            let ask_id = self.next_id();
+            if let Some(o) = message.as_object_mut() {
+                o.insert("jsonrpc".into(), json!("2.0"));
+                o.insert("id".into(), json!(ask_id));
+            }
+            // As the client reads it: a 2025-11-25 server request.
+            if let Err(e) = read::<legacy::ServerRequest>(&message, "ServerRequest") {
+                self.calls.remove(&call_key);
+                self.asks.retain(|_, (c, _, _)| *c != call_key);
+                let why = format!("the server's input request {input_key} is no {LEGACY_VERSION} request: {e}");
+                return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, why))];
+            }
+            let method = message["method"].as_str().unwrap_or_default().to_string();
+            asks.push((ask_id, input_key.clone(), method));
+            out.push(Out::client(message));
+        }
+        let call = self.calls.get_mut(&call_key).expect("looked up above");
+        call.round = Some(Round { state: more.request_state, waiting: requests.len(), responses: Map::new() });
+        for (ask_id, input_key, method) in asks {
+            self.asks.insert(key(&json!(ask_id)), (call_key.clone(), input_key, method));
+        }
+        out
+    }
+}
+
+/// The request sent again, with the answers and the state as it came.
+fn retry(request: &Value, responses: Map<String, Value>, state: Option<String>) -> Value {
+    let mut again = request.clone();
+    if let Some(params) = again.get_mut("params").and_then(Value::as_object_mut) {
+        params.remove("inputResponses");
+        params.remove("requestState");
+        if !responses.is_empty() {
+            params.insert("inputResponses".into(), Value::Object(responses));
+        }
+        if let Some(state) = state {
+            params.insert("requestState".into(), json!(state));
+        }
+    }
+    again
+}
+
+/// A legacy client's answer as the modern type, through the generated conversion.
+fn up<L, M>(value: &Value) -> Result<Value, String>
+where
+    L: DeserializeOwned,
+    M: TryFrom<L> + Serialize,
+    M::Error: std::fmt::Display,
+{
+    let l: L = read(value, std::any::type_name::<L>().rsplit("::").next().unwrap_or("result"))?;
+    M::try_from(l).map(|m| to_value(&m)).map_err(|e| e.to_string())
+}
+
+/// A modern server's result as the legacy client reads it: converted with the
+/// generated conversion of its method's result type, then without what
+/// 2025-11-25 does not name (`resultType`, the cache hints, reserved `_meta` keys).
+fn down_result(method: &str, result: &Value) -> Result<Value, String> {
+    fn down<M, L>(value: &Value) -> Result<Value, String>
+    where
+        M: DeserializeOwned,
+        L: TryFrom<M> + Serialize,
+        L::Error: std::fmt::Display,
+    {
+        let m: M = read(value, std::any::type_name::<M>().rsplit("::").next().unwrap_or("result"))?;
+        L::try_from(m).map(|l| to_value(&l)).map_err(|e| e.to_string())
+    }
+    let mut converted = match method {
+        "tools/list" => down::<modern::ListToolsResult, legacy::ListToolsResult>(result),
+        "tools/call" => down::<modern::CallToolResult, legacy::CallToolResult>(result),
+        "prompts/list" => down::<modern::ListPromptsResult, legacy::ListPromptsResult>(result),
+        "prompts/get" => down::<modern::GetPromptResult, legacy::GetPromptResult>(result),
+        "resources/list" => down::<modern::ListResourcesResult, legacy::ListResourcesResult>(result),
+        "resources/templates/list" => {
+            down::<modern::ListResourceTemplatesResult, legacy::ListResourceTemplatesResult>(result)
+        }
+        "resources/read" => down::<modern::ReadResourceResult, legacy::ReadResourceResult>(result),
+        "completion/complete" => down::<modern::CompleteResult, legacy::CompleteResult>(result),
+        _ => Ok(result.clone()),
+    }?;
+    if let Some(o) = converted.as_object_mut() {
+        for modern_only in ["resultType", "ttlMs", "cacheScope"] {
+            o.remove(modern_only);
+        }
+    }
+    drop_reserved_meta(&mut converted);
+    Ok(converted)
+}
