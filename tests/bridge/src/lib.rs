@@ -154,7 +154,8 @@ pub fn server_era(answer: &Value) -> Result<(Era, Option<modern::DiscoverResult>
         return Ok((Era::Modern, Some(found)));
     }
     let error: modern::JSONRPCErrorResponse = read(answer, "the answer to server/discover")?;
-    let modern_codes = [modern::UNSUPPORTED_PROTOCOL_VERSION, modern::MISSING_REQUIRED_CLIENT_CAPABILITY, modern::HEADER_MISMATCH];
+    let modern_codes =
+        [modern::UNSUPPORTED_PROTOCOL_VERSION, modern::MISSING_REQUIRED_CLIENT_CAPABILITY, modern::HEADER_MISMATCH];
     if modern_codes.contains(&error.error.code) {
         return Err(format!("the server is modern but refused server/discover: {}", error.error));
     }
@@ -192,7 +193,7 @@ impl Bridge {
                 let found = discovered.ok_or("a modern server's DiscoverResult is needed")?;
                 Bridge::ToModern(Box::new(ToModern::new(found)))
             }
-            (Era::Modern, Era::Legacy) => Bridge::ToLegacy(Box::new(ToLegacy::new())),
+            (Era::Modern, Era::Legacy) => Bridge::ToLegacy(Box::default()),
             _ => Bridge::Same,
         })
     }

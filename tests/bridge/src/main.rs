@@ -83,7 +83,7 @@ struct Wires {
 }
 
 impl Wires {
-    fn to_server(&mut self, line: &str) {
+    fn send_server(&mut self, line: &str) {
         self.recorder.record("server", "c2s", line);
         if let Some(w) = &mut self.server_in
             && (writeln!(w, "{line}").is_err() || w.flush().is_err())
@@ -93,7 +93,7 @@ impl Wires {
         }
     }
 
-    fn to_client(&mut self, line: &str) {
+    fn send_client(&mut self, line: &str) {
         self.recorder.record("client", "s2c", line);
         let mut out = self.stdout.lock();
         let _ = writeln!(out, "{line}");
@@ -107,8 +107,8 @@ impl Wires {
                 m => m.to_string(),
             };
             match out.to {
-                To::Server => self.to_server(&line),
-                To::Client => self.to_client(&line),
+                To::Server => self.send_server(&line),
+                To::Client => self.send_client(&line),
             }
         }
     }
@@ -155,7 +155,7 @@ fn probe(
     events: &Receiver<Event>,
     early: &mut Vec<Event>,
 ) -> Result<(Era, Option<mcp_era_bridge::modern::DiscoverResult>), String> {
-    wires.to_server(&discover_probe().to_string());
+    wires.send_server(&discover_probe().to_string());
     let until = Instant::now() + PROBE_WAIT;
     loop {
         let left = until.saturating_duration_since(Instant::now());
@@ -223,7 +223,7 @@ fn run(o: Options) -> Result<(), String> {
                     }
                 };
                 if matches!(b, Bridge::Same) {
-                    wires.to_server(&line);
+                    wires.send_server(&line);
                 } else {
                     let outs = b.from_client(&line);
                     wires.send(outs);
@@ -232,7 +232,7 @@ fn run(o: Options) -> Result<(), String> {
             Event::Server(line) => {
                 wires.recorder.record("server", "s2c", &line);
                 match &mut bridge {
-                    Some(Bridge::Same) | None => wires.to_client(&line),
+                    Some(Bridge::Same) | None => wires.send_client(&line),
                     Some(b) => {
                         let outs = b.from_server(&line);
                         wires.send(outs);

@@ -164,7 +164,8 @@ impl ToLegacy {
                             drop_reserved_meta(params);
                         }
                         self.next += 1;
-                        let call = Call { method: method.to_string(), answer_to: id.clone(), seq: self.next, state: None };
+                        let call =
+                            Call { method: method.to_string(), answer_to: id.clone(), seq: self.next, state: None };
                         self.calls.insert(key(&id), call);
                         out.push(Out::server(sent));
                     }
@@ -181,8 +182,13 @@ impl ToLegacy {
         let capabilities = modern::ServerCapabilities::from(init.capabilities.clone());
         let meta = modern::ResultMetaObject::new()
             .with_io_modelcontextprotocol_server_info(modern::Implementation::from(init.server_info.clone()));
-        let mut result = modern::DiscoverResult::new(0, modern::CacheableResultCacheScope::Private, vec![MODERN_VERSION.into()], capabilities)
-            .with_meta(meta);
+        let mut result = modern::DiscoverResult::new(
+            0,
+            modern::CacheableResultCacheScope::Private,
+            vec![MODERN_VERSION.into()],
+            capabilities,
+        )
+        .with_meta(meta);
         result.instructions = init.instructions.clone();
         to_value(&result)
     }
@@ -210,12 +216,15 @@ impl ToLegacy {
             for uri in &uris {
                 let own = self.next_id();
                 self.own.push(key(&own));
-                let subscribe = json!({"jsonrpc": "2.0", "id": own, "method": "resources/subscribe", "params": {"uri": uri}});
+                let subscribe =
+                    json!({"jsonrpc": "2.0", "id": own, "method": "resources/subscribe", "params": {"uri": uri}});
                 out.push(Out::server(subscribe));
             }
             honored.resource_subscriptions = Some(uris);
         }
-        let meta = modern::NotificationMetaObject::new().with_io_modelcontextprotocol_subscription_id(read::<modern::RequestId>(&id, "id").unwrap_or_else(|_| modern::RequestId::from(0)));
+        let meta = modern::NotificationMetaObject::new().with_io_modelcontextprotocol_subscription_id(
+            read::<modern::RequestId>(&id, "id").unwrap_or_else(|_| modern::RequestId::from(0)),
+        );
         let params = modern::SubscriptionsAcknowledgedNotificationParams::new(honored.clone()).with_meta(meta);
         out.push(Out::client(to_value(&modern::SubscriptionsAcknowledgedNotification::new(params))));
         self.listens.push((id, honored));
@@ -245,10 +254,14 @@ impl ToLegacy {
                             }
                             result_response(server_id, r)
                         }
-                        Err(e) => error_response(server_id, modern::INTERNAL_ERROR, format!("the client's answer: {e}")),
+                        Err(e) => {
+                            error_response(server_id, modern::INTERNAL_ERROR, format!("the client's answer: {e}"))
+                        }
                     }
                 }
-                None => error_response(server_id, modern::INTERNAL_ERROR, format!("the client did not answer {input_key}")),
+                None => {
+                    error_response(server_id, modern::INTERNAL_ERROR, format!("the client did not answer {input_key}"))
+                }
             };
             out.push(Out::server(answer));
         }
@@ -359,7 +372,9 @@ impl ToLegacy {
             "ping" => vec![Out::server(result_response(id, json!({})))],
             "elicitation/create" | "sampling/createMessage" | "roots/list" => self.ask(id, msg),
             _ => {
-                let why = format!("{method}: a {MODERN_VERSION} client takes no requests, and this one has no input request form");
+                let why = format!(
+                    "{method}: a {MODERN_VERSION} client takes no requests, and this one has no input request form"
+                );
                 vec![Out::server(error_response(id, modern::METHOD_NOT_FOUND, why))]
             }
         }
@@ -472,7 +487,8 @@ where
 
 /// The methods whose 2026-07-28 result is a `CacheableResult` (its `ttlMs` and
 /// `cacheScope` required).
-const CACHEABLE: &[&str] = &["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+const CACHEABLE: &[&str] =
+    &["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
 
 /// A legacy server's result as the modern client reads it: `resultType`
 /// `"complete"`, and for a cacheable one the cache hints (`ttlMs` 0, `cacheScope`

@@ -88,8 +88,11 @@ impl ToModern {
                 let d = &self.discovered;
                 let info = d.meta.as_ref().and_then(|m| m.io_modelcontextprotocol_server_info.clone());
                 let info = legacy::Implementation::from(info.unwrap_or_else(crate::bridge_info));
-                let mut result =
-                    legacy::InitializeResult::new(LEGACY_VERSION, legacy::ServerCapabilities::from(d.capabilities.clone()), info);
+                let mut result = legacy::InitializeResult::new(
+                    LEGACY_VERSION,
+                    legacy::ServerCapabilities::from(d.capabilities.clone()),
+                    info,
+                );
                 result.instructions = d.instructions.clone();
                 vec![Out::client(result_response(id, to_value(&result)))]
             }
@@ -201,7 +204,7 @@ impl ToModern {
                 let why = format!("{method}: a {MODERN_VERSION} client takes no requests");
                 vec![Out::server(error_response(id, modern::METHOD_NOT_FOUND, why))]
             }
-            (Some(method), None) => self.server_notification(msg.clone(), &method.to_string()),
+            (Some(method), None) => self.server_notification(msg.clone(), method),
             (None, Some(id)) => self.response(msg, id),
             (None, None) => {
                 self.notes.push(format!("a message from the server that is nothing: {msg}"));
@@ -254,7 +257,8 @@ impl ToModern {
                 return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
             }
         };
-        let requests: BTreeMap<String, modern::InputRequest> = more.input_requests.unwrap_or_default().into_iter().collect();
+        let requests: BTreeMap<String, modern::InputRequest> =
+            more.input_requests.unwrap_or_default().into_iter().collect();
         if requests.is_empty() {
             // Nothing to ask: the retry carries the state alone.
             let request = call.request.clone();
