@@ -1,0 +1,204 @@
+//! The bridge between real SDKs of the two eras, both ways. Each session is
+//! recorded on both sides of the bridge by a proxy that is not ours
+//! (`tee_proxy.py`), and each side is judged with the generated types of its own
+//! revision: the client's side in the client's era, the server's in the
+//! server's. The bridge's own `--record` file is checked against the proxies'.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mcp_spec_tests::{peers, transcript};
+use serde_json::Value;
+
+const BRIDGE: &str = env!("CARGO_BIN_EXE_mcp-era-bridge");
+
+/// Runs `client` (a command ending where the server command goes) against
+/// `server` through the bridge, each side recorded; the client's output, and
+/// the two transcripts and the bridge's record.
+fn bridged(
+    name: &str,
+    client: &[String],
+    bridge_args: &[&str],
+    server: &[String],
+) -> (String, PathBuf, PathBuf, PathBuf) {
+    let client_side = peers::transcript_path(&format!("{name}.client-side"));
+    let server_side = peers::transcript_path(&format!("{name}.server-side"));
+    let record = client_side.with_file_name(format!("{name}.bridge-record.jsonl"));
+    let mut bridge = vec![BRIDGE.to_string()];
+    bridge.extend(bridge_args.iter().map(|a| a.to_string()));
+    bridge.extend(["--record".to_string(), record.display().to_string(), "--".to_string()]);
+    bridge.extend(peers::teed(&server_side, server));
+    let mut cmd = client.to_vec();
+    cmd.push("--".into());
+    cmd.extend(peers::teed(&client_side, &bridge));
+    let out = Command::new(&cmd[0]).args(&cmd[1..]).output().unwrap_or_else(|e| panic!("{name}: {:?}: {e}", cmd[0]));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    println!("{stdout}");
+    assert!(
+        out.status.success() && stdout.contains("all checks passed"),
+        "{name}: the client failed ({}):\n{stdout}\n{stderr}\ntranscripts: {}, {}",
+        out.status,
+        client_side.display(),
+        server_side.display()
+    );
+    assert!(
+        !stderr.contains("not sent on") && !stderr.contains("to no request"),
+        "{name}: the bridge dropped something:\n{stderr}"
+    );
+    (stdout, client_side, server_side, record)
+}
+
+fn judged(path: &Path) -> transcript::Judged {
+    let j = transcript::judge(path);
+    j.assert_clean(path);
+    eprintln!(
+        "{}: {} messages of {}, all typed; kinds {:?}; extensions {:?}",
+        path.display(),
+        j.messages,
+        j.revision,
+        j.kinds,
+        j.extensions
+    );
+    j
+}
+
+/// The bridge's record of one side, as the proxy's transcript has it.
+fn recorded(record: &Path, side: &str) -> Vec<(String, Value)> {
+    let text = std::fs::read_to_string(record).unwrap_or_else(|e| panic!("{}: {e}", record.display()));
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["side"] == side)
+        .map(|r| (r["dir"].as_str().unwrap().to_string(), r["msg"].clone()))
+        .collect()
+}
+
+/// The bridge records what the proxies saw, both sides, in order.
+fn record_matches(record: &Path, client_side: &Path, server_side: &Path) {
+    for (side, tee) in [("client", client_side), ("server", server_side)] {
+        let teed = transcript::read(tee);
+        let ours = recorded(record, side);
+        assert_eq!(
+            ours.len(),
+            teed.len(),
+            "{side} side: the record has {} messages, the proxy saw {}",
+            ours.len(),
+            teed.len()
+        );
+        // Each direction in order (the two directions interleave differently by where they were seen).
+        for dir in ["c2s", "s2c"] {
+            let a: Vec<&Value> = ours.iter().filter(|(d, _)| d == dir).map(|(_, m)| m).collect();
+            let b: Vec<&Value> = teed.iter().filter(|(d, _)| d == dir).map(|(_, m)| m).collect();
+            assert_eq!(a, b, "{side} side, {dir}: the record and the proxy differ");
+        }
+    }
+}
+
+/// The example server's binary, beside the bridge's (built by `cargo test
+/// --workspace`; built here when this package's tests run alone).
+fn example_server() -> PathBuf {
+    let bin = Path::new(BRIDGE).with_file_name(format!("mcp-spec-example-server{}", std::env::consts::EXE_SUFFIX));
+    if !bin.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo).args(["build", "-q", "-p", "mcp-spec-example-server"]).status().unwrap();
+        assert!(status.success(), "cargo build -p mcp-spec-example-server failed");
+    }
+    bin
+}
+
+fn python(script: &str, args: &[&str]) -> Vec<String> {
+    let mut v = vec![peers::python().display().to_string(), peers::python_script(script).display().to_string()];
+    v.extend(args.iter().map(|a| a.to_string()));
+    v
+}
+
+#[test]
+fn a_legacy_typescript_sdk_client_uses_a_modern_python_sdk_server_through_the_bridge() {
+    let node = peers::node();
+    let client = vec!["node".to_string(), node.join("client.mjs").display().to_string()];
+    let server = python("server.py", &[]);
+    let (_, client_side, server_side, record) = bridged("bridge-ts-legacy-to-python-modern", &client, &[], &server);
+
+    // The client spoke 2025-11-25: a handshake, and the server's questions as requests to it.
+    let c = judged(&client_side);
+    assert_eq!(c.revision, "2025-11-25");
+    assert_eq!(c.count("c2s request initialize"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request elicitation/create"), 2, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request sampling/createMessage"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request roots/list"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c result InputRequiredResult"), 0, "{:?}", c.kinds);
+
+    // The server saw only 2026-07-28: no handshake, no ping, every request with its
+    // _meta (the judge reads each as 2026-07-28's type, which requires it), the
+    // questions asked as input_required results and answered by retries.
+    let s = judged(&server_side);
+    assert_eq!(s.revision, "2026-07-28");
+    for legacy_only in ["initialize", "ping", "notifications/initialized", "logging/setLevel"] {
+        assert_eq!(
+            s.count(&format!("c2s request {legacy_only}")) + s.count(&format!("c2s notification {legacy_only}")),
+            0,
+            "{legacy_only}: {:?}",
+            s.kinds
+        );
+    }
+    assert_eq!(s.count("c2s request server/discover"), 1, "the bridge's probe: {:?}", s.kinds);
+    assert!(s.count("s2c result InputRequiredResult") >= 3, "{:?}", s.kinds);
+    let modern_requests = transcript::read(&server_side)
+        .into_iter()
+        .filter(|(d, m)| d == "c2s" && m.get("id").is_some() && m.get("method").is_some())
+        .filter(|(_, m)| {
+            m.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion") != Some(&Value::from("2026-07-28"))
+        })
+        .count();
+    assert_eq!(modern_requests, 0, "requests to the server without the 2026-07-28 _meta");
+    record_matches(&record, &client_side, &server_side);
+}
+
+#[test]
+fn a_modern_python_sdk_client_uses_the_legacy_reference_server_through_the_bridge() {
+    let node = peers::node();
+    let everything = node.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let server = vec!["node".to_string(), everything.display().to_string()];
+    for mode in ["pinned", "modern"] {
+        let client = python("client_everything.py", &["--mode", mode]);
+        let (_, client_side, server_side, record) =
+            bridged(&format!("bridge-python-{mode}-to-everything-legacy"), &client, &[], &server);
+
+        // The client spoke 2026-07-28: the server's questions came as input_required rounds.
+        let c = judged(&client_side);
+        assert_eq!(c.revision, "2026-07-28", "{mode}");
+        assert_eq!(c.count("c2s request initialize"), 0, "{:?}", c.kinds);
+        assert_eq!(c.count("s2c request"), 0, "a modern client takes no requests: {:?}", c.kinds);
+        assert_eq!(c.count("s2c result InputRequiredResult"), 3, "sampling, elicitation, roots: {:?}", c.kinds);
+        if mode == "modern" {
+            assert_eq!(c.count("c2s request server/discover"), 1, "{:?}", c.kinds);
+        }
+
+        // The server spoke 2025-11-25, asked by requests, answered by the bridge for the client.
+        let s = judged(&server_side);
+        assert_eq!(s.revision, "2025-11-25", "{mode}");
+        assert_eq!(s.count("c2s request initialize"), 1, "{:?}", s.kinds);
+        assert_eq!(s.count("s2c request sampling/createMessage"), 1, "{:?}", s.kinds);
+        assert_eq!(s.count("s2c request elicitation/create"), 1, "{:?}", s.kinds);
+        assert_eq!(s.count("s2c request roots/list"), 1, "{:?}", s.kinds);
+        assert_eq!(s.count("c2s result"), 3, "each answered: {:?}", s.kinds);
+        record_matches(&record, &client_side, &server_side);
+    }
+}
+
+#[test]
+fn a_modern_python_sdk_client_uses_the_example_servers_legacy_side_through_the_bridge() {
+    // Two elicitation rounds in one call, sampling and roots in another, a listen stream.
+    let client = python("client.py", &["--mode", "pinned", "--bridged"]);
+    let server = vec![example_server().display().to_string()];
+    let (_, client_side, server_side, _) =
+        bridged("bridge-python-pinned-to-example-legacy", &client, &["--server-era", "legacy"], &server);
+    let c = judged(&client_side);
+    assert_eq!(c.revision, "2026-07-28");
+    assert!(c.count("s2c result InputRequiredResult") >= 4, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c notification notifications/subscriptions/acknowledged"), 1, "{:?}", c.kinds);
+    let s = judged(&server_side);
+    assert_eq!(s.revision, "2025-11-25");
+    assert_eq!(s.count("c2s request server/discover"), 0, "--server-era legacy: no probe: {:?}", s.kinds);
+    assert_eq!(s.count("s2c request elicitation/create"), 2, "{:?}", s.kinds);
+}
