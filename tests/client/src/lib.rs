@@ -57,9 +57,16 @@ impl std::fmt::Display for Summary {
 /// Runs a session with the server `command args`: modern if it answers
 /// `server/discover`, else the 2025-11-25 handshake.
 pub fn run(command: &str, args: &[String]) -> Result<Summary, Error> {
+    run_without(command, args, &[])
+}
+
+/// [`run`], declaring none of the capabilities `without` names (`sampling`,
+/// `elicitation`, `roots`, `tasks`) in the 2026-07-28 era: a tool that needs one
+/// is refused by the server (`-32021`), which the session reports and goes on.
+pub fn run_without(command: &str, args: &[String], without: &[String]) -> Result<Summary, Error> {
     let mut peer = Peer::spawn(command, args)?;
-    match modern::discover(&mut peer)? {
-        Some(found) => modern::Session::new(peer, found).run(),
+    match modern::discover(&mut peer, without)? {
+        Some(found) => modern::Session::new(peer, found, without).run(),
         None => legacy::run(peer),
     }
 }

@@ -28,18 +28,29 @@ const MAX_POLLS: usize = 50;
 
 /// What this client can do for a server: answer forms, sample, list roots, and
 /// take a task handle for a tool call (the Tasks extension).
+/// `without` names capabilities not to declare (`sampling`, `elicitation`,
+/// `roots`, `tasks`): what a server then refuses with `-32021` is reported.
 #[allow(deprecated)] // sampling and roots are deprecated in 2026-07-28 (SEP-2577), and still what servers ask for
-fn capabilities() -> m::ClientCapabilities {
-    let tasks = std::iter::once((tasks::EXTENSION_ID.to_string(), m::JSONObject::new())).collect();
-    m::ClientCapabilities::new()
-        .with_extensions(tasks)
-        .with_elicitation(m::ClientCapabilitiesElicitation::new().with_form(m::JSONObject::new()))
-        .with_sampling(m::ClientCapabilitiesSampling::new())
-        .with_roots(m::ClientCapabilitiesRoots::new())
+fn capabilities(without: &[String]) -> m::ClientCapabilities {
+    let has = |c: &str| !without.iter().any(|w| w == c);
+    let mut caps = m::ClientCapabilities::new();
+    if has("tasks") {
+        caps = caps.with_extensions(std::iter::once((tasks::EXTENSION_ID.to_string(), m::JSONObject::new())).collect());
+    }
+    if has("elicitation") {
+        caps = caps.with_elicitation(m::ClientCapabilitiesElicitation::new().with_form(m::JSONObject::new()));
+    }
+    if has("sampling") {
+        caps = caps.with_sampling(m::ClientCapabilitiesSampling::new());
+    }
+    if has("roots") {
+        caps = caps.with_roots(m::ClientCapabilitiesRoots::new());
+    }
+    caps
 }
 
-fn meta() -> m::RequestMetaObject {
-    m::RequestMetaObject::new(m::LATEST_PROTOCOL_VERSION, capabilities()).with_io_modelcontextprotocol_client_info(
+fn meta_declaring(capabilities: m::ClientCapabilities) -> m::RequestMetaObject {
+    m::RequestMetaObject::new(m::LATEST_PROTOCOL_VERSION, capabilities).with_io_modelcontextprotocol_client_info(
         m::Implementation::new("mcp-spec-example-client", env!("CARGO_PKG_VERSION")),
     )
 }
@@ -53,9 +64,9 @@ pub struct Found {
 /// Sends `server/discover`. `Some` for a modern server whose versions include one
 /// this client speaks; `None` for an older server ("method not found", or any
 /// answer that is neither a `DiscoverResult` nor a modern refusal).
-pub fn discover(peer: &mut Peer) -> Result<Option<Found>, Error> {
+pub fn discover(peer: &mut Peer, without: &[String]) -> Result<Option<Found>, Error> {
     let id = peer.next_id();
-    peer.send(&m::DiscoverRequest::new(id, m::RequestParams::new(meta())))?;
+    peer.send(&m::DiscoverRequest::new(id, m::RequestParams::new(meta_declaring(capabilities(without)))))?;
     let answer = response(peer, id, &mut Vec::new())?;
     if let Some(result) = answer.get("result") {
         let result = round_trip::<m::DiscoverResult>(result, "server/discover")?;
@@ -124,11 +135,25 @@ pub struct Session {
     notifications: Vec<Value>,
     sent_lists: usize,
     cached_lists: usize,
+    /// What this client declares on every request.
+    capabilities: m::ClientCapabilities,
 }
 
 impl Session {
-    pub fn new(peer: Peer, found: Found) -> Session {
-        Session { peer, found, cache: HashMap::new(), notifications: Vec::new(), sent_lists: 0, cached_lists: 0 }
+    pub fn new(peer: Peer, found: Found, without: &[String]) -> Session {
+        Session {
+            peer,
+            found,
+            cache: HashMap::new(),
+            notifications: Vec::new(),
+            sent_lists: 0,
+            cached_lists: 0,
+            capabilities: capabilities(without),
+        }
+    }
+
+    fn meta(&self) -> m::RequestMetaObject {
+        meta_declaring(self.capabilities.clone())
     }
 
     fn step(&mut self, name: &str, found: impl Into<String>) {
@@ -188,19 +213,33 @@ impl Session {
         let version = self.found.version.clone();
         self.step("protocol version", version);
 
-        let tools = self.list(|id| m::ListToolsRequest::new(id, m::PaginatedRequestParams::new(meta())))?;
+        let meta = self.meta();
+        let tools = self.list(|id| m::ListToolsRequest::new(id, m::PaginatedRequestParams::new(meta)))?;
         let (ttl, scope) = tools.ttl();
         // Within the TTL a second list is served from the cache: nothing is sent.
-        let again = self.list(|id| m::ListToolsRequest::new(id, m::PaginatedRequestParams::new(meta())))?;
+        let meta = self.meta();
+        let again = self.list(|id| m::ListToolsRequest::new(id, m::PaginatedRequestParams::new(meta)))?;
         let cached =
             if self.cached_lists == 1 && again == tools { "; listed again from the cache, not sent" } else { "" };
         self.step("tools", format!("{} (ttlMs {ttl}, {scope}{cached})", tools.tools.len()));
 
         let mut rounds = Rounds::default();
+        let mut refused: Vec<String> = Vec::new();
         let names: Vec<String> = tools.tools.iter().map(|t| t.name.clone()).filter(|n| n != "touch").collect();
         for tool in tools.tools.iter().filter(|t| t.name != "touch") {
             let args = crate::arguments_for(&tool.input_schema.extra, false);
-            let (result, how) = self.call_tool(&tool.name, args, &mut rounds)?;
+            let (result, how) = match self.call_tool(&tool.name, args, &mut rounds) {
+                Ok(done) => done,
+                // A tool gated on a capability this client did not declare: said, and on to the next.
+                Err(Called::Refused(e)) if e.code == m::MISSING_REQUIRED_CLIENT_CAPABILITY => {
+                    let needs =
+                        e.data.as_ref().and_then(|d| d.get("requiredCapabilities")).cloned().unwrap_or_default();
+                    self.step(&format!("call {}", tool.name), format!("refused ({}): needs {needs}", e.code));
+                    refused.push(tool.name.clone());
+                    continue;
+                }
+                Err(other) => return Err(other.into()),
+            };
             let text: String = result
                 .content
                 .iter()
@@ -212,7 +251,12 @@ impl Session {
             let error = if result.is_error == Some(true) { " (isError)" } else { "" };
             self.step(&format!("call {}", tool.name), format!("{text:?}{how}{error}"));
         }
-        self.step("tool calls", format!("{} ({})", names.len(), names.join(", ")));
+        let refusals = if refused.is_empty() {
+            String::new()
+        } else {
+            format!("; {} refused for a capability not declared: {}", refused.len(), refused.join(", "))
+        };
+        self.step("tool calls", format!("{} ({}){refusals}", names.len(), names.join(", ")));
         self.step("input rounds", rounds.to_string());
         let progress = self.notifications.iter().filter(|n| n["method"] == m::ProgressNotification::METHOD).count();
         self.step("progress", format!("{progress} notifications"));
@@ -232,13 +276,13 @@ impl Session {
         name: &str,
         args: mcp_spec_types::Extra,
         rounds: &mut Rounds,
-    ) -> Result<(m::CallToolResult, String), Error> {
+    ) -> Result<(m::CallToolResult, String), Called> {
         let mut answers: Option<m::InputResponses> = None;
         let mut state: Option<String> = None;
         for round in 1..=MAX_ROUNDS {
             let token: m::ProgressToken = format!("{name}-{round}").into();
-            let mut params =
-                m::CallToolRequestParams::new(meta().with_progress_token(token), name).with_arguments(args.clone());
+            let mut params = m::CallToolRequestParams::new(self.meta().with_progress_token(token), name)
+                .with_arguments(args.clone());
             if let Some(a) = answers.take() {
                 params = params.with_input_responses(a);
             }
@@ -246,7 +290,8 @@ impl Session {
                 // Opaque: sent back exactly as it came.
                 params = params.with_request_state(s);
             }
-            match self.must(|id| m::CallToolRequest::new(id, params))? {
+            let answered = self.call(|id| m::CallToolRequest::new(id, params))?.map_err(Called::Refused)?;
+            match answered {
                 m::CallToolResultResponseResult::CallToolResult(done) => {
                     let how = if round > 1 { format!(" after {round} rounds") } else { String::new() };
                     return Ok((done, how));
@@ -255,7 +300,8 @@ impl Session {
                     if more.input_requests.is_none() && more.request_state.is_none() {
                         return Err(format!(
                             "{name}: an InputRequiredResult with neither inputRequests nor requestState"
-                        ));
+                        )
+                        .into());
                     }
                     answers = more
                         .input_requests
@@ -274,11 +320,12 @@ impl Session {
                     return Err(format!(
                         "{name}: a result of a kind this client does not know: {}",
                         result.result_type
-                    ));
+                    )
+                    .into());
                 }
             }
         }
-        Err(format!("{name}: still asking for input after {MAX_ROUNDS} rounds"))
+        Err(format!("{name}: still asking for input after {MAX_ROUNDS} rounds").into())
     }
 
     /// Polls `tasks/get` (as often as the task's `pollIntervalMs` asks) until the
@@ -286,7 +333,7 @@ impl Session {
     /// polls it took.
     fn await_task(&mut self, name: &str, handle: tasks::CreateTaskResult) -> Result<(m::CallToolResult, usize), Error> {
         let mut interval = handle.poll_interval_ms.unwrap_or(100);
-        let meta = serde_json::to_value(meta()).map_err(|e| e.to_string())?;
+        let meta = serde_json::to_value(self.meta()).map_err(|e| e.to_string())?;
         for poll in 1..=MAX_POLLS {
             std::thread::sleep(Duration::from_millis(interval.clamp(0, 1000) as u64));
             // The extension's requests carry the `_meta` every 2026-07-28 request does.
@@ -311,7 +358,8 @@ impl Session {
     }
 
     fn prompts(&mut self) -> Result<(), Error> {
-        let prompts = self.list(|id| m::ListPromptsRequest::new(id, m::PaginatedRequestParams::new(meta())))?;
+        let meta = self.meta();
+        let prompts = self.list(|id| m::ListPromptsRequest::new(id, m::PaginatedRequestParams::new(meta)))?;
         let mut found = Vec::new();
         for prompt in &prompts.prompts {
             let mut args = mcp_spec_types::IndexMap::new();
@@ -319,16 +367,18 @@ impl Session {
                 // Each argument completed by the server; its first suggestion taken.
                 let r#ref = m::PromptReference::new(prompt.name.clone());
                 let argument = m::CompleteRequestParamsArgument::new(arg.name.clone(), "");
-                let completed = self
-                    .must(|id| m::CompleteRequest::new(id, m::CompleteRequestParams::new(meta(), r#ref, argument)))?;
+                let meta = self.meta();
+                let completed =
+                    self.must(|id| m::CompleteRequest::new(id, m::CompleteRequestParams::new(meta, r#ref, argument)))?;
                 let values = completed.completion.values;
                 self.step(&format!("complete {}.{}", prompt.name, arg.name), format!("{values:?}"));
                 let value = values.first().cloned().unwrap_or_else(|| "Bob".into());
                 args.insert(arg.name.clone(), value);
             }
             let name = prompt.name.clone();
+            let meta = self.meta();
             let got = self.must(|id| {
-                m::GetPromptRequest::new(id, m::GetPromptRequestParams::new(meta(), name).with_arguments(args))
+                m::GetPromptRequest::new(id, m::GetPromptRequestParams::new(meta, name).with_arguments(args))
             })?;
             match got {
                 m::GetPromptResultResponseResult::GetPromptResult(p) => {
@@ -343,14 +393,16 @@ impl Session {
 
     /// Lists and reads resources and templates; the first resource's URI.
     fn resources(&mut self) -> Result<Option<String>, Error> {
-        let resources = self.list(|id| m::ListResourcesRequest::new(id, m::PaginatedRequestParams::new(meta())))?;
+        let meta = self.meta();
+        let resources = self.list(|id| m::ListResourcesRequest::new(id, m::PaginatedRequestParams::new(meta)))?;
         let mut read = 0;
         for r in resources.resources.iter().take(5) {
             read += self.read(&r.uri)?;
         }
         self.step("resources", format!("{} listed, {read} content(s) read", resources.resources.len()));
+        let meta = self.meta();
         let templates =
-            self.list(|id| m::ListResourceTemplatesRequest::new(id, m::PaginatedRequestParams::new(meta())))?;
+            self.list(|id| m::ListResourceTemplatesRequest::new(id, m::PaginatedRequestParams::new(meta)))?;
         let mut made = Vec::new();
         for t in templates.resource_templates.iter().take(3) {
             let mut uri = t.uri_template.clone();
@@ -358,8 +410,9 @@ impl Session {
                 let var = uri[open + 1..close].to_string();
                 let r#ref = m::ResourceTemplateReference::new(t.uri_template.clone());
                 let argument = m::CompleteRequestParamsArgument::new(var.clone(), "4");
-                let completed = self
-                    .must(|id| m::CompleteRequest::new(id, m::CompleteRequestParams::new(meta(), r#ref, argument)))?;
+                let meta = self.meta();
+                let completed =
+                    self.must(|id| m::CompleteRequest::new(id, m::CompleteRequestParams::new(meta, r#ref, argument)))?;
                 let value = completed.completion.values.first().cloned().unwrap_or_else(|| "42".into());
                 uri.replace_range(open..=close, &value);
             }
@@ -372,7 +425,8 @@ impl Session {
 
     fn read(&mut self, uri: &str) -> Result<usize, Error> {
         let uri = uri.to_string();
-        match self.must(|id| m::ReadResourceRequest::new(id, m::ReadResourceRequestParams::new(meta(), uri)))? {
+        let meta = self.meta();
+        match self.must(|id| m::ReadResourceRequest::new(id, m::ReadResourceRequestParams::new(meta, uri)))? {
             m::ReadResourceResultResponseResult::ReadResourceResult(r) => Ok(r.contents.len()),
             other => Err(format!("resources/read: {}", other.member_name())),
         }
@@ -386,9 +440,10 @@ impl Session {
         if let Some(uri) = resource {
             filter = filter.with_resource_subscriptions(vec![uri]);
         }
+        let meta = self.meta();
         self.peer.send(&m::SubscriptionsListenRequest::new(
             listen_id,
-            m::SubscriptionsListenRequestParams::new(meta(), filter),
+            m::SubscriptionsListenRequestParams::new(meta, filter),
         ))?;
         let ours = |n: &Value| {
             n.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId") == Some(&Value::from(listen_id))
@@ -431,6 +486,28 @@ impl Session {
             if want(&msg) { found.push(msg) } else { self.notifications.push(msg) }
         }
         Ok(found)
+    }
+}
+
+/// Why a tool call gave no result: the server refused it with a JSON-RPC error,
+/// or the session went wrong.
+enum Called {
+    Refused(m::Error),
+    Failed(Error),
+}
+
+impl From<Error> for Called {
+    fn from(e: Error) -> Called {
+        Called::Failed(e)
+    }
+}
+
+impl From<Called> for Error {
+    fn from(c: Called) -> Error {
+        match c {
+            Called::Refused(e) => format!("tools/call failed: {e}"),
+            Called::Failed(e) => e,
+        }
     }
 }
 

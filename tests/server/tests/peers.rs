@@ -141,3 +141,18 @@ fn the_example_client_gets_a_task_from_it_with_the_tasks_extension() {
     // The `_meta` a 2026-07-28 request carries, which the extension's params do not name.
     assert_eq!(j.extensions, ["_meta (GetTaskRequest, an extension's type)"], "{:?}", j.extensions);
 }
+
+#[test]
+fn the_example_client_reports_a_tool_it_lacks_the_capability_for_and_goes_on() {
+    let without = ["sampling".to_string(), "tasks".to_string()];
+    let summary = mcp_spec_example_client::run_without(SERVER, &[], &without).unwrap_or_else(|e| panic!("{e}"));
+    println!("{summary}");
+    // haiku_with_roots asks for sampling: refused with -32021, naming it.
+    assert_eq!(summary.get("call haiku_with_roots"), Some(r#"refused (-32021): needs {"sampling":{}}"#), "{summary}");
+    assert!(summary.get("tool calls").unwrap().ends_with("1 refused for a capability not declared: haiku_with_roots"));
+    // Without the Tasks extension, count is an ordinary call; and the session went on to the end.
+    assert_eq!(summary.get("call count"), Some("\"2\""), "{summary}");
+    for step in ["prompts", "resources", "templates", "listen", "lists"] {
+        assert!(summary.get(step).is_some(), "no `{step}` after the refusal: {summary}");
+    }
+}
