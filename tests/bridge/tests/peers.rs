@@ -202,3 +202,56 @@ fn a_modern_python_sdk_client_uses_the_example_servers_legacy_side_through_the_b
     assert_eq!(s.count("c2s request server/discover"), 0, "--server-era legacy: no probe: {:?}", s.kinds);
     assert_eq!(s.count("s2c request elicitation/create"), 2, "{:?}", s.kinds);
 }
+
+#[test]
+fn a_legacy_typescript_sdk_client_uses_a_modern_only_typescript_sdk_v2_server_through_the_bridge() {
+    let node = peers::node();
+    let client = vec!["node".to_string(), node.join("client.mjs").display().to_string()];
+    // `--legacy reject`: the server refuses the initialize handshake; only the bridge lets this client in.
+    let server =
+        vec!["node".to_string(), node.join("server_v2.mjs").display().to_string(), "--legacy".into(), "reject".into()];
+    let (_, client_side, server_side, record) = bridged("bridge-ts-legacy-to-ts-v2-modern", &client, &[], &server);
+    let c = judged(&client_side);
+    assert_eq!(c.revision, "2025-11-25");
+    assert_eq!(c.count("s2c request elicitation/create"), 2, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request sampling/createMessage"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request roots/list"), 1, "{:?}", c.kinds);
+    let s = judged(&server_side);
+    assert_eq!(s.revision, "2026-07-28");
+    assert_eq!(s.count("c2s request initialize") + s.count("c2s request ping"), 0, "{:?}", s.kinds);
+    assert!(s.count("s2c result InputRequiredResult") >= 3, "{:?}", s.kinds);
+    record_matches(&record, &client_side, &server_side);
+}
+
+#[test]
+fn a_modern_typescript_sdk_v2_client_uses_the_legacy_reference_server_through_the_bridge() {
+    let node = peers::node();
+    let everything = node.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let server = vec!["node".to_string(), everything.display().to_string()];
+    let client = vec![
+        "node".to_string(),
+        node.join("client_v2.mjs").display().to_string(),
+        "--negotiation".into(),
+        "pinned".into(),
+        "--surface".into(),
+        "everything".into(),
+    ];
+    let (_, client_side, server_side, record) =
+        bridged("bridge-ts-v2-pinned-to-everything-legacy", &client, &[], &server);
+    let c = judged(&client_side);
+    assert_eq!(c.revision, "2026-07-28");
+    assert_eq!(c.count("s2c request"), 0, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c result InputRequiredResult"), 3, "sampling, elicitation, roots: {:?}", c.kinds);
+    let s = judged(&server_side);
+    assert_eq!(s.revision, "2025-11-25");
+    assert_eq!(s.count("c2s request initialize"), 1, "{:?}", s.kinds);
+    assert_eq!(
+        s.count("s2c request sampling/createMessage")
+            + s.count("s2c request elicitation/create")
+            + s.count("s2c request roots/list"),
+        3,
+        "{:?}",
+        s.kinds
+    );
+    record_matches(&record, &client_side, &server_side);
+}

@@ -152,6 +152,11 @@ impl Session {
         }
     }
 
+    /// Whether the server declared `completions`: only then is it asked.
+    fn completes(&self) -> bool {
+        self.found.result.capabilities.completions.is_some()
+    }
+
     fn meta(&self) -> m::RequestMetaObject {
         meta_declaring(self.capabilities.clone())
     }
@@ -364,7 +369,12 @@ impl Session {
         for prompt in &prompts.prompts {
             let mut args = mcp_spec_types::IndexMap::new();
             for arg in prompt.arguments.iter().flatten() {
-                // Each argument completed by the server; its first suggestion taken.
+                // Each argument completed by the server (when it declares completions);
+                // its first suggestion taken.
+                if !self.completes() {
+                    args.insert(arg.name.clone(), "Bob".to_string());
+                    continue;
+                }
                 let r#ref = m::PromptReference::new(prompt.name.clone());
                 let argument = m::CompleteRequestParamsArgument::new(arg.name.clone(), "");
                 let meta = self.meta();
@@ -408,6 +418,10 @@ impl Session {
             let mut uri = t.uri_template.clone();
             while let (Some(open), Some(close)) = (uri.find('{'), uri.find('}')) {
                 let var = uri[open + 1..close].to_string();
+                if !self.completes() {
+                    uri.replace_range(open..=close, "42");
+                    continue;
+                }
                 let r#ref = m::ResourceTemplateReference::new(t.uri_template.clone());
                 let argument = m::CompleteRequestParamsArgument::new(var.clone(), "4");
                 let meta = self.meta();

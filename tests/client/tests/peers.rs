@@ -1,6 +1,7 @@
 //! The example client against servers nobody here wrote: a server on the
-//! official Python SDK (`mcp` 2.3.0, `tests/peers/python/server.py`), which
-//! speaks 2026-07-28, and the official reference server,
+//! official Python SDK (`mcp` 2.3.0, `tests/peers/python/server.py`) and one on
+//! the TypeScript SDK v2 (2.4.0, `tests/peers/node/server_v2.mjs`), which speak
+//! 2026-07-28, and the official reference server,
 //! `@modelcontextprotocol/server-everything` 2026.8.31, which speaks 2025-11-25.
 //! Both are installed by the tests (`mcp_spec_tests::peers`). A proxy records
 //! the wire; every message of the session, both ways, is judged with the
@@ -104,4 +105,20 @@ fn a_2025_11_25_session_with_the_reference_server() {
     assert_eq!(j.count("c2s request initialize"), 1, "{:?}", j.kinds);
     let checked: usize = field(&out, "messages checked:").split_whitespace().next().unwrap().parse().unwrap();
     assert_eq!(checked, j.count("s2c"), "the client checked every message the server sent");
+}
+
+#[test]
+fn a_2026_07_28_session_with_a_typescript_sdk_v2_server() {
+    let node = peers::node();
+    let server = vec!["node".to_string(), node.join("server_v2.mjs").display().to_string()];
+    let (out, j) = session("client-typescript-v2-modern", &server);
+    assert_eq!(j.revision, "2026-07-28");
+    assert!(field(&out, "server:").starts_with("peers-ts-v2-server"), "{out}");
+    assert_eq!(field(&out, "call book_table:"), "\"Booked hello from Rust for Ada, party of 4\" after 3 rounds");
+    assert!(field(&out, "call haiku_with_roots:").contains("an old silent pond"), "{out}");
+    assert_eq!(field(&out, "call add:"), "\"5\"", "{out}");
+    assert_eq!(j.count("c2s request server/discover"), 1, "{:?}", j.kinds);
+    assert!(j.count("s2c result InputRequiredResult") >= 3, "{:?}", j.kinds);
+    // Its prompt's argument completed (the server declares completions).
+    assert_eq!(field(&out, "complete greet.style:"), r#"["friendly", "formal", "pirate"]"#);
 }

@@ -82,8 +82,13 @@ async function main() {
   r = await client.callTool({ name: 'haiku_with_roots', arguments: { topic: 'frogs' } });
   check(textOf(r).includes('an old silent pond') && textOf(r).includes('file:///tmp/peers-research'), `sampling+roots: ${textOf(r)}`);
 
-  r = await client.callTool({ name: 'nope', arguments: {} });
-  check(r.isError === true, 'unknown tool -> isError result');
+  // An unknown tool: a result with isError, or the -32602 error; the spec allows either.
+  try {
+    r = await client.callTool({ name: 'nope', arguments: {} });
+    check(r.isError === true, 'unknown tool -> isError result');
+  } catch (e) {
+    check(e.code === -32602, `unknown tool -> error ${e.code}`);
+  }
 
   const { prompts } = await client.listPrompts();
   check(prompts.map((p) => p.name).join() === 'greet', 'prompts/list');

@@ -156,3 +156,30 @@ fn the_example_client_reports_a_tool_it_lacks_the_capability_for_and_goes_on() {
         assert!(summary.get(step).is_some(), "no `{step}` after the refusal: {summary}");
     }
 }
+
+#[test]
+fn the_typescript_sdk_v2_client_speaks_2026_07_28_with_it() {
+    let node = peers::node();
+    for negotiation in ["auto", "pinned"] {
+        let client = vec![
+            "node".to_string(),
+            node.join("client_v2.mjs").display().to_string(),
+            "--negotiation".into(),
+            negotiation.into(),
+        ];
+        let (path, out) = drive(&format!("server-typescript-v2-{negotiation}"), &client);
+        assert!(out.contains("ok   negotiated 2026-07-28"), "{out}");
+        let j = judged(&path);
+        assert_eq!(j.revision, "2026-07-28");
+        assert_eq!(j.count("c2s request initialize"), 0, "{:?}", j.kinds);
+        // Neither mode sends server/discover on stdio here: each opens with a
+        // 2026-07-28 request (the judge reads every one as its 2026-07-28 type,
+        // `_meta` required), which this server answers.
+        assert_eq!(j.count("c2s request server/discover"), 0, "{negotiation}: {:?}", j.kinds);
+        assert!(
+            j.count("s2c result InputRequiredResult") >= 3,
+            "two rounds of book_table, one of haiku: {:?}",
+            j.kinds
+        );
+    }
+}

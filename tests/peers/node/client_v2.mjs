@@ -1,0 +1,147 @@
+// The official TypeScript SDK v2's client (@modelcontextprotocol/client 2.4.0) as a test peer.
+// Plain ESM JavaScript, no compile step. It speaks 2026-07-28: `--negotiation auto` probes with
+// server/discover (falling back to initialize), `--negotiation pinned` sends 2026-07-28 from the
+// first request. The server's questions arrive as input_required results, which the SDK answers
+// with the handlers below and retries.
+//
+//   node client_v2.mjs --negotiation auto -- ./target/debug/mcp-spec-example-server
+//   node client_v2.mjs --negotiation pinned --surface everything -- mcp-era-bridge -- node .../server-everything/dist/index.js
+//
+// `--surface demo` (the default) checks a server with the surface of tests/peers/python/server.py;
+// `--surface everything` the reference server's tools that ask the client (sampling, elicitation,
+// roots), its prompts and resources.
+//
+// Exits 0 when every check passes, 1 otherwise.
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const argv = process.argv.slice(2);
+let negotiation = 'auto';
+let surface = 'demo';
+while (argv[0] === '--negotiation' || argv[0] === '--surface') {
+  if (argv[0] === '--negotiation') negotiation = argv[1];
+  else surface = argv[1];
+  argv.splice(0, 2);
+}
+const cmd = argv[0] === '--' ? argv.slice(1) : argv;
+if (cmd.length === 0 || !['auto', 'pinned'].includes(negotiation) || !['demo', 'everything'].includes(surface)) {
+  console.error('usage: node client_v2.mjs [--negotiation auto|pinned] [--surface demo|everything] -- <server command> [args...]');
+  process.exit(2);
+}
+
+const seen = [];
+function check(cond, what) {
+  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!cond) throw new Error(`check failed: ${what}`);
+}
+const textOf = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+
+const mode = negotiation === 'pinned' ? { pin: '2026-07-28' } : 'auto';
+const client = new Client(
+  { name: 'peers-ts-v2-client', version: '0.1.0' },
+  {
+    capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
+    versionNegotiation: { mode },
+  },
+);
+
+client.setRequestHandler('elicitation/create', async (req) => {
+  seen.push(`elicit:${req.params.message}`);
+  const canned = { string: 'Ada', integer: 4, number: 4, boolean: true };
+  const props = req.params.requestedSchema?.properties ?? {};
+  const content = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, canned[v.type] ?? 'x']));
+  return { action: 'accept', content };
+});
+client.setRequestHandler('sampling/createMessage', async () => {
+  seen.push('sample');
+  return { role: 'assistant', content: { type: 'text', text: 'an old silent pond' }, model: 'fake-llm', stopReason: 'endTurn' };
+});
+client.setRequestHandler('roots/list', async () => {
+  seen.push('roots');
+  return { roots: [{ uri: 'file:///tmp/peers-research', name: 'work' }] };
+});
+
+const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
+
+async function everything() {
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name);
+  const wanted = ['echo', 'get-sum', 'trigger-sampling-request', 'trigger-elicitation-request', 'get-roots-list'];
+  check(wanted.every((n) => names.includes(n)), `tools/list -> ${names.length} tools, with ${wanted}`);
+  let r = await client.callTool({ name: 'echo', arguments: { message: 'hello through the bridge' } });
+  check(textOf(r) === 'Echo: hello through the bridge', `tools/call echo: ${textOf(r)}`);
+  r = await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
+  check(textOf(r).includes('5'), `tools/call get-sum: ${textOf(r)}`);
+  seen.length = 0;
+  r = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } });
+  check(textOf(r).includes('an old silent pond') && seen.join() === 'sample', `sampling, asked through the bridge: ${seen}`);
+  seen.length = 0;
+  r = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+  check(textOf(r).includes('Ada') && seen.length === 1, `elicitation, asked through the bridge: ${textOf(r).slice(0, 50)}`);
+  seen.length = 0;
+  r = await client.callTool({ name: 'get-roots-list', arguments: {} });
+  check(textOf(r).includes('file:///tmp/peers-research') && seen.includes('roots'), `roots, asked through the bridge: ${seen}`);
+  const { prompts } = await client.listPrompts();
+  check(prompts.some((p) => p.name === 'simple-prompt'), `prompts/list -> ${prompts.map((p) => p.name)}`);
+  const p = await client.getPrompt({ name: 'simple-prompt', arguments: {} });
+  check(p.messages.length >= 1, 'prompts/get simple-prompt');
+  const { resources } = await client.listResources();
+  check(resources.length > 0, `resources/list -> ${resources.length}`);
+  const rd = await client.readResource({ uri: resources[0].uri });
+  check(rd.contents.length >= 1, `resources/read ${resources[0].uri}`);
+}
+
+async function main() {
+  await client.connect(transport);
+  const version = client.getNegotiatedProtocolVersion();
+  console.log(`connected; protocol ${version}; server=${JSON.stringify(client.getServerVersion())}`);
+  check(version === '2026-07-28', `negotiated ${version}`);
+  if (surface === 'everything') {
+    await everything();
+    console.log('all checks passed');
+    return;
+  }
+
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  check(['add', 'book_table', 'echo'].every((n) => names.includes(n)), `tools/list -> ${names}`);
+
+  let r = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+  check(textOf(r) === 'hi' && !r.isError, 'tools/call echo');
+  r = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+  check(r.structuredContent?.result === 5, `tools/call add structured=${JSON.stringify(r.structuredContent)}`);
+
+  seen.length = 0;
+  r = await client.callTool({ name: 'book_table', arguments: { date: '2026-08-01' } });
+  check(textOf(r) === 'Booked 2026-08-01 for Ada, party of 4', `two input_required rounds: ${textOf(r)}`);
+  check(seen.filter((s) => s.startsWith('elicit')).length === 2, `elicitation handler ran twice ${JSON.stringify(seen)}`);
+
+  seen.length = 0;
+  r = await client.callTool({ name: 'haiku_with_roots', arguments: { topic: 'frogs' } });
+  check(textOf(r).includes('an old silent pond') && textOf(r).includes('file:///tmp/peers-research'), `sampling+roots: ${textOf(r)}`);
+
+  const { prompts } = await client.listPrompts();
+  check(prompts.map((p) => p.name).join() === 'greet', 'prompts/list');
+  const p = await client.getPrompt({ name: 'greet', arguments: { name: 'Bob', style: 'formal' } });
+  check(p.messages[0].content.text.includes('formal greeting for Bob'), 'prompts/get');
+
+  const { resources } = await client.listResources();
+  check(resources.map((x) => x.uri).join() === 'demo://readme', 'resources/list');
+  const rd = await client.readResource({ uri: 'demo://users/42' });
+  check(rd.contents[0].text.includes('"id": "42"'), 'resources/read template');
+
+  const c = await client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'style', value: 'f' } });
+  check(c.completion.values.join() === 'friendly,formal', `completion/complete prompt -> ${c.completion.values}`);
+  console.log('all checks passed');
+}
+
+let code = 0;
+try {
+  await main();
+} catch (e) {
+  console.error(e);
+  code = 1;
+} finally {
+  await client.close();
+}
+process.exit(code);
