@@ -1,0 +1,210 @@
+//! The translation library without I/O: each row of the mapping that the peer
+//! sessions do not reach, and every refusal, checked message by message. A
+//! refusal is an error to the side that asked, never silence.
+
+use mcp_era_bridge::{Bridge, Era, Out, To, client_era, discover_probe, server_era};
+use serde_json::{Value, json};
+
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"sampling": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"}
+    })
+}
+
+fn discovered() -> Value {
+    json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
+        "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {}}, "instructions": "be kind",
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern-server", "version": "9"}}
+    }})
+}
+
+/// A bridge between a legacy client and a modern server, past `initialize`.
+fn to_modern() -> Bridge {
+    let (era, found) = server_era(&discovered()).unwrap();
+    assert_eq!(era, Era::Modern);
+    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}}, "clientInfo": {"name": "old", "version": "1"}}});
+    let out = b.from_client(&init.to_string());
+    let [Out { to: To::Client, message }] = &out[..] else { panic!("{out:?}") };
+    assert_eq!(message["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(message["result"]["serverInfo"]["name"], "modern-server");
+    assert_eq!(message["result"]["instructions"], "be kind");
+    assert!(b.from_client(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).is_empty());
+    b
+}
+
+fn one(out: Vec<Out>, to: To) -> Value {
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].to, to, "{out:?}");
+    out[0].message.clone()
+}
+
+#[test]
+fn eras_are_told_apart_as_the_stdio_binding_says() {
+    assert_eq!(discover_probe()["method"], "server/discover");
+    let legacy = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "error": {"code": -32601, "message": "Method not found"}});
+    assert_eq!(server_era(&legacy).unwrap().0, Era::Legacy);
+    let before_init = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "error": {"code": -32600, "message": "not initialized"}});
+    assert_eq!(server_era(&before_init).unwrap().0, Era::Legacy);
+    // A modern refusal is not a legacy server: an error that says so.
+    let modern_refusal = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "error": {"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-01-01"], "requested": "2026-07-28"}}});
+    assert!(server_era(&modern_refusal).unwrap_err().contains("refused"));
+    let other_version = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2027-01-01"], "capabilities": {}}});
+    assert!(server_era(&other_version).unwrap_err().contains("2027-01-01"));
+
+    assert_eq!(client_era(&json!({"method": "initialize"})), Era::Legacy);
+    assert_eq!(client_era(&json!({"method": "server/discover"})), Era::Modern);
+    assert_eq!(client_era(&json!({"method": "tools/list", "params": {"_meta": meta()}})), Era::Modern);
+    assert_eq!(client_era(&json!({"method": "tools/list"})), Era::Legacy);
+}
+
+#[test]
+fn a_legacy_clients_requests_get_the_meta_and_what_2026_07_28_has_not_is_answered_or_refused() {
+    let mut b = to_modern();
+    // ping and logging/setLevel: answered here; the level rides in later requests' _meta.
+    let pong = one(b.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), To::Client);
+    assert_eq!(pong["result"], json!({}));
+    one(
+        b.from_client(r#"{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"debug"}}"#),
+        To::Client,
+    );
+    let sent = one(b.from_client(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#), To::Server);
+    let meta = &sent["params"]["_meta"];
+    assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "old");
+    assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"], json!({"elicitation": {}}));
+    assert_eq!(meta["io.modelcontextprotocol/logLevel"], "debug");
+    // resources/subscribe: refused with why, not sent.
+    let refused = one(
+        b.from_client(r#"{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"a://b"}}"#),
+        To::Client,
+    );
+    assert_eq!(refused["error"]["code"], -32601);
+    assert!(refused["error"]["message"].as_str().unwrap().contains("subscriptions/listen"));
+    // A request that does not read: invalid params, naming where.
+    let bad =
+        one(b.from_client(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"arguments":{}}}"#), To::Client);
+    assert_eq!(bad["error"]["code"], -32602);
+    assert!(bad["error"]["message"].as_str().unwrap().contains("name"), "{bad}");
+    // Not JSON: a parse error to the sender.
+    assert_eq!(one(b.from_client("{nope"), To::Client)["error"]["code"], -32700);
+    // The modern server's result, down to 2025-11-25: no resultType, cache hints or reserved _meta.
+    let result = json!({"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "ttlMs": 5, "cacheScope": "public", "tools": [],
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}, "x": 1}}});
+    let down = one(b.from_server(&result.to_string()), To::Client);
+    assert_eq!(down["result"], json!({"tools": [], "_meta": {"x": 1}}));
+    // A request from a modern server (which has none to send): refused to it.
+    let asked = one(b.from_server(r#"{"jsonrpc":"2.0","id":"s1","method":"roots/list"}"#), To::Server);
+    assert_eq!(asked["error"]["code"], -32601);
+    // A response to nothing: kept out, and said.
+    assert!(b.from_server(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#).is_empty());
+    assert!(b.take_notes().iter().any(|n| n.contains("to no request")));
+}
+
+#[test]
+fn an_input_round_the_legacy_client_refuses_fails_the_call_with_why() {
+    let mut b = to_modern();
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "book"}});
+    one(b.from_client(&call.to_string()), To::Server);
+    let more = json!({"jsonrpc": "2.0", "id": 7, "result": {"resultType": "input_required", "requestState": "s1", "inputRequests": {
+        "who": {"method": "elicitation/create", "params": {"mode": "form", "message": "Name?", "requestedSchema": {"type": "object", "properties": {}}}}}}});
+    let ask = one(b.from_server(&more.to_string()), To::Client);
+    assert_eq!(ask["method"], "elicitation/create");
+    let ask_id = ask["id"].clone();
+    assert!(ask_id.as_str().unwrap().starts_with("mcp-era-bridge-"));
+    let no = json!({"jsonrpc": "2.0", "id": ask_id, "error": {"code": -1, "message": "user closed the dialog"}});
+    let failed = one(b.from_client(&no.to_string()), To::Client);
+    assert_eq!((failed["id"].clone(), failed["error"]["code"].clone()), (json!(7), json!(-32603)));
+    assert!(failed["error"]["message"].as_str().unwrap().contains("user closed the dialog"));
+
+    // Answered, the call is sent again with the answer and the state as it came.
+    one(b.from_client(&call.to_string()), To::Server);
+    let ask = one(b.from_server(&more.to_string()), To::Client);
+    let yes = json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept", "content": {"name": "Ada"}}});
+    let retry = one(b.from_client(&yes.to_string()), To::Server);
+    assert_eq!(retry["id"], 7);
+    assert_eq!(retry["params"]["requestState"], "s1");
+    assert_eq!(retry["params"]["inputResponses"]["who"]["content"], json!({"name": "Ada"}));
+}
+
+/// A bridge between a modern client and a legacy server, past the handshake.
+fn to_legacy() -> Bridge {
+    let mut b = Bridge::new(Era::Modern, Era::Legacy, None).unwrap();
+    let first = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}});
+    let init = one(b.from_client(&first.to_string()), To::Server);
+    assert_eq!(init["method"], "initialize");
+    assert_eq!(init["params"]["capabilities"], json!({"sampling": {}}));
+    assert_eq!(init["params"]["clientInfo"]["name"], "c");
+    // A second message before the handshake is done waits.
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta()}});
+    assert!(b.from_client(&list.to_string()).is_empty());
+    let answer = json!({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25",
+        "capabilities": {"tools": {"listChanged": true}}, "serverInfo": {"name": "old-server", "version": "2"}}});
+    let out = b.from_server(&answer.to_string());
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(out[0].message["method"], "notifications/initialized");
+    let discover = &out[1].message;
+    assert_eq!(out[1].to, To::Client);
+    assert_eq!(discover["result"]["supportedVersions"], json!(["2026-07-28"]));
+    assert_eq!(discover["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "old-server");
+    assert_eq!(
+        (discover["result"]["ttlMs"].clone(), discover["result"]["cacheScope"].clone()),
+        (json!(0), json!("private"))
+    );
+    // The queued request, without the reserved _meta keys.
+    assert_eq!(out[2].message["method"], "tools/list");
+    assert!(out[2].message["params"].get("_meta").is_none(), "{}", out[2].message);
+    b
+}
+
+#[test]
+fn a_legacy_servers_question_with_no_call_open_is_refused_and_one_during_a_call_is_asked() {
+    let mut b = to_legacy();
+    let list = json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}});
+    let up = one(b.from_server(&list.to_string()), To::Client);
+    assert_eq!(up["result"], json!({"tools": [], "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}));
+    let asked = json!({"jsonrpc": "2.0", "id": 50, "method": "roots/list"});
+    let refused = one(b.from_server(&asked.to_string()), To::Server);
+    assert_eq!((refused["id"].clone(), refused["error"]["code"].clone()), (json!(50), json!(-32603)));
+    // ping: answered to the server.
+    assert_eq!(one(b.from_server(r#"{"jsonrpc":"2.0","id":51,"method":"ping"}"#), To::Server)["result"], json!({}));
+
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"_meta": meta(), "name": "haiku"}});
+    one(b.from_client(&call.to_string()), To::Server);
+    let sample = json!({"jsonrpc": "2.0", "id": 52, "method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}});
+    let more = one(b.from_server(&sample.to_string()), To::Client);
+    assert_eq!(more["id"], 3);
+    assert_eq!(more["result"]["resultType"], "input_required");
+    let state = more["result"]["requestState"].clone();
+    let (key, request) = more["result"]["inputRequests"].as_object().unwrap().iter().next().unwrap();
+    assert_eq!(request["method"], "sampling/createMessage");
+    let retry = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"_meta": meta(), "name": "haiku",
+        "requestState": state, "inputResponses": {key: {"role": "assistant", "content": {"type": "text", "text": "pond"}, "model": "m"}}}});
+    let answered = one(b.from_client(&retry.to_string()), To::Server);
+    assert_eq!((answered["id"].clone(), answered["result"]["model"].clone()), (json!(52), json!("m")));
+    // The held call's result answers the retry.
+    let done = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "pond"}]}});
+    let result = one(b.from_server(&done.to_string()), To::Client);
+    assert_eq!((result["id"].clone(), result["result"]["resultType"].clone()), (json!(4), json!("complete")));
+}
+
+#[test]
+fn a_listen_stream_gets_what_the_legacy_server_announces_and_ends_when_cancelled() {
+    let mut b = to_legacy();
+    one(b.from_server(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#), To::Client);
+    let listen = json!({"jsonrpc": "2.0", "id": "l1", "method": "subscriptions/listen", "params": {"_meta": meta(),
+        "notifications": {"toolsListChanged": true, "promptsListChanged": true}}});
+    let ack = one(b.from_client(&listen.to_string()), To::Client);
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    // Honored: what the server announces (tools list changes), not prompts.
+    assert_eq!(ack["params"]["notifications"], json!({"toolsListChanged": true}));
+    let changed = one(b.from_server(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#), To::Client);
+    assert_eq!(changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "l1");
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "l1"}});
+    assert!(b.from_client(&cancel.to_string()).is_empty());
+    assert!(b.from_server(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#).is_empty());
+}
