@@ -141,11 +141,23 @@ pub fn teed(transcript: &Path, server: &[String]) -> Vec<String> {
     cmd
 }
 
-/// A fresh transcript path under `target/peers/transcripts/` for a session name.
+/// A fresh transcript path under `target/peers/transcripts/` for a session name
+/// (the last run's transcripts of that name removed, earlier sessions' too).
 pub fn transcript_path(name: &str) -> PathBuf {
     let dir = installed().join("transcripts");
     std::fs::create_dir_all(&dir).unwrap();
+    for earlier in earlier_sessions(&dir.join(format!("{name}.jsonl"))) {
+        let _ = std::fs::remove_file(earlier);
+    }
     let path = dir.join(format!("{name}.jsonl"));
     let _ = std::fs::remove_file(&path);
     path
+}
+
+/// The transcripts `tee_proxy.py` moved aside for earlier sessions of the same
+/// command (`NAME.earlier-N.jsonl`: the TypeScript SDK v2 probes a stdio
+/// server's era on a sibling process first), in order.
+pub fn earlier_sessions(transcript: &Path) -> Vec<PathBuf> {
+    let stem = transcript.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    (1..).map(|n| transcript.with_file_name(format!("{stem}.earlier-{n}.jsonl"))).take_while(|p| p.exists()).collect()
 }

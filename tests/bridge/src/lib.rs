@@ -25,11 +25,13 @@
 //! | `notifications/initialized` | keeps it (the modern server has no handshake) |
 //! | `ping` | answers it (2026-07-28 has no `ping`) |
 //! | `logging/setLevel` | answers it, and sends the level as `io.modelcontextprotocol/logLevel` in every later request's `_meta` |
+//! | `resources/subscribe`, `resources/unsubscribe` | opens a `subscriptions/listen` stream with the client's new set of resources and answers once the server acknowledges it, so the subscription is in effect when the client hears back; only then is the old stream cancelled (a change during the switch may arrive twice, never not at all); with nothing left to listen for, the stream is cancelled and the client answered at once; refused (`-32601`) when the server offers no subscriptions, `-32603` with why when the server ends the stream before acknowledging it |
 //! | any other request | adds `_meta` (protocol version, the client's capabilities and info) and converts it to 2026-07-28 |
 //! | notifications | `notifications/roots/list_changed` kept (roots are asked per request now); the rest converted and sent on |
 //!
 //! | the modern server sends | the bridge |
 //! |---|---|
+//! | its `DiscoverResult` (to the probe) | the `InitializeResult`'s source; and when it announces list changes, a `subscriptions/listen` stream opened for the client after `initialize`, whose notifications reach the client as 2025-11-25 ones |
 //! | a result | converted to 2025-11-25: `resultType`, `ttlMs`, `cacheScope` and the reserved `io.modelcontextprotocol/` keys of `_meta` dropped (2025-11-25 names none of them) |
 //! | an `input_required` result | each `inputRequests` entry sent to the client as the request it is (elicitation, sampling, roots); when all are answered, the original request sent again with `inputResponses` and the `requestState` as it came; the client's answer is the final result |
 //! | an error | sent on as it is |
@@ -57,10 +59,9 @@
 //! Refused, each a JSON-RPC error to the side that asked: a message that does
 //! not read as its revision's type (`-32600`/`-32602`, naming where); a value a
 //! conversion does not take (`-32602` to a request's sender, `-32603` for a
-//! result, naming the type and the member); `resources/subscribe` from a legacy
-//! client (`-32601`: a modern server subscribes with `subscriptions/listen`,
-//! which this bridge does not open for a legacy client); an answer to an input
-//! request the client refused (`-32603` to the held call).
+//! result, naming the type and the member); `resources/subscribe` to a server
+//! that offers no subscriptions (`-32601`); an input request the client refused
+//! (`-32603` to the held call).
 //!
 //! Ids: requests the bridge makes of its own have string ids starting
 //! `mcp-era-bridge-`; a peer's ids pass through unchanged.

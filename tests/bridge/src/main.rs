@@ -6,8 +6,17 @@
 //! modern, an error that no modern server gives is legacy), the client's from
 //! its first message, and translates between them with `mcp_era_bridge`; when
 //! both speak the same era every line passes unchanged. Logs go to stderr only.
-//! `--record FILE` writes every message, both sides, as JSON lines
-//! `{"side": "client" | "server", "dir": "c2s" | "s2c", "msg": ...}`.
+//! `--record FILE` appends every message, both sides, as JSON lines
+//! `{"session": PID, "side": "client" | "server", "dir": "c2s" | "s2c", "msg": ...}`:
+//! appended, each line whole and naming its bridge process, because one client
+//! may start the same command twice at once (the TypeScript SDK v2 probes a
+//! stdio server's era on a sibling process) and no session may overwrite
+//! another's lines.
+//!
+//! It ends its server as a stdio client does: the server's stdin closed, then
+//! SIGTERM, then SIGKILL, each after two seconds, recording what the server
+//! says meanwhile. It does so when the client closes its stdin, and on SIGTERM
+//! or SIGINT.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
@@ -25,7 +34,12 @@ enum Event {
     Server(String),
     ClientClosed,
     ServerClosed,
+    /// SIGTERM or SIGINT: the session ends as if the client had closed.
+    Stopped,
 }
+
+/// How long the server gets at each step of its ending.
+const GRACE: Duration = Duration::from_secs(2);
 
 struct Options {
     server_era: Option<Era>,
@@ -69,10 +83,18 @@ fn options() -> Result<Options, String> {
 struct Recorder(Option<std::fs::File>);
 
 impl Recorder {
+    fn open(path: &std::path::Path) -> Result<Recorder, String> {
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+        Ok(Recorder(Some(file.map_err(|e| format!("{}: {e}", path.display()))?)))
+    }
+
     fn record(&mut self, side: &str, dir: &str, line: &str) {
         let Some(file) = &mut self.0 else { return };
         let msg = serde_json::from_str::<Value>(line).unwrap_or_else(|_| Value::String(line.to_string()));
-        let _ = writeln!(file, "{}", json!({"side": side, "dir": dir, "msg": msg}));
+        // One write per line: appends from two processes do not interleave within one.
+        let mut record = json!({"session": std::process::id(), "side": side, "dir": dir, "msg": msg}).to_string();
+        record.push('\n');
+        let _ = file.write_all(record.as_bytes());
     }
 }
 
@@ -84,13 +106,16 @@ struct Wires {
 
 impl Wires {
     fn send_server(&mut self, line: &str) {
-        self.recorder.record("server", "c2s", line);
-        if let Some(w) = &mut self.server_in
-            && (writeln!(w, "{line}").is_err() || w.flush().is_err())
-        {
+        let Some(w) = &mut self.server_in else {
+            eprintln!("mcp-era-bridge: not sent, the server's stdin is closed: {line}");
+            return;
+        };
+        if writeln!(w, "{line}").is_err() || w.flush().is_err() {
             eprintln!("mcp-era-bridge: the server's stdin is closed");
             self.server_in = None;
+            return;
         }
+        self.recorder.record("server", "c2s", line);
     }
 
     fn send_client(&mut self, line: &str) {
@@ -182,11 +207,12 @@ fn probe(
 fn run(o: Options) -> Result<(), String> {
     let (tx, events) = channel();
     let (mut child, server_in) = spawn(&o.server, tx.clone())?;
-    let record = match &o.record {
-        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?),
-        None => None,
+    let recorder = match &o.record {
+        Some(path) => Recorder::open(path)?,
+        None => Recorder(None),
     };
-    let mut wires = Wires { server_in: Some(server_in), stdout: std::io::stdout(), recorder: Recorder(record) };
+    let mut wires = Wires { server_in: Some(server_in), stdout: std::io::stdout(), recorder };
+    signals::watch(tx.clone());
     read_client(tx);
     let mut early = Vec::new();
     let (server, discovered) = match o.server_era {
@@ -202,12 +228,28 @@ fn run(o: Options) -> Result<(), String> {
     eprintln!("mcp-era-bridge: the server is {server}");
     let mut bridge: Option<Bridge> = None;
     let mut pending = early.into_iter();
+    // Once the client has gone: the server's ending, step by step, all it says meanwhile recorded.
+    let mut ending: Option<Ending> = None;
+    let mut why = "the server exited";
     loop {
         let event = match pending.next() {
             Some(e) => e,
-            None => match events.recv() {
-                Ok(e) => e,
-                Err(_) => break,
+            None => match &ending {
+                None => match events.recv() {
+                    Ok(e) => e,
+                    Err(_) => break,
+                },
+                Some(step) => match events.recv_timeout(step.deadline().saturating_duration_since(Instant::now())) {
+                    Ok(e) => e,
+                    Err(RecvTimeoutError::Timeout) => match step.next(&mut child) {
+                        Some(next) => {
+                            ending = Some(next);
+                            continue;
+                        }
+                        None => break,
+                    },
+                    Err(RecvTimeoutError::Disconnected) => break,
+                },
             },
         };
         match event {
@@ -229,6 +271,10 @@ fn run(o: Options) -> Result<(), String> {
                     wires.send(outs);
                 }
             }
+            Event::Server(line) if ending.is_some() => {
+                // The client has gone: recorded, and nothing more is sent to either side.
+                wires.recorder.record("server", "s2c", &line);
+            }
             Event::Server(line) => {
                 wires.recorder.record("server", "s2c", &line);
                 match &mut bridge {
@@ -239,9 +285,18 @@ fn run(o: Options) -> Result<(), String> {
                     }
                 }
             }
-            Event::ClientClosed => break,
+            Event::ClientClosed | Event::Stopped if ending.is_none() => {
+                // As stdio ends a session: the server's stdin closed first; what it
+                // says until it exits (answers to what was still open) is recorded.
+                why = if matches!(event, Event::Stopped) { "stopped by a signal" } else { "the client closed" };
+                drop(wires.server_in.take());
+                ending = Some(Ending::StdinClosed(Instant::now() + GRACE));
+            }
+            Event::ClientClosed | Event::Stopped => {}
             Event::ServerClosed => {
-                eprintln!("mcp-era-bridge: the server exited");
+                if ending.is_none() {
+                    eprintln!("mcp-era-bridge: the server exited");
+                }
                 break;
             }
         }
@@ -251,18 +306,118 @@ fn run(o: Options) -> Result<(), String> {
             }
         }
     }
-    // As stdio ends a session: the server's stdin closed, a moment, then stopped.
     drop(wires.server_in.take());
-    let until = Instant::now() + Duration::from_secs(2);
-    while Instant::now() < until {
+    // The server's output has ended (or the last step has passed): it is reaped,
+    // stepped down the same way if it lingers.
+    let mut step = ending.unwrap_or_else(|| Ending::StdinClosed(Instant::now() + GRACE));
+    loop {
         if let Ok(Some(_)) = child.try_wait() {
-            return Ok(());
+            break;
         }
-        std::thread::sleep(Duration::from_millis(20));
+        if Instant::now() < step.deadline() {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        match step.next(&mut child) {
+            Some(next) => step = next,
+            None => {
+                let _ = child.wait();
+                break;
+            }
+        }
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    // The session's last line: a reader of the record knows it is complete.
+    if let Some(file) = &mut wires.recorder.0 {
+        let end = json!({"session": std::process::id(), "end": why}).to_string() + "\n";
+        let _ = file.write_all(end.as_bytes());
+    }
     Ok(())
+}
+
+/// Ending the server as the stdio binding says a client does: its stdin
+/// closed, then SIGTERM, then SIGKILL, each step given [`GRACE`].
+enum Ending {
+    StdinClosed(Instant),
+    Terminated(Instant),
+    Killed(Instant),
+}
+
+impl Ending {
+    fn deadline(&self) -> Instant {
+        match self {
+            Ending::StdinClosed(t) | Ending::Terminated(t) | Ending::Killed(t) => *t,
+        }
+    }
+
+    /// The next step, taken; None after the last.
+    fn next(&self, child: &mut Child) -> Option<Ending> {
+        match self {
+            Ending::StdinClosed(_) => {
+                signals::terminate(child);
+                Some(Ending::Terminated(Instant::now() + GRACE))
+            }
+            Ending::Terminated(_) => {
+                let _ = child.kill();
+                Some(Ending::Killed(Instant::now() + GRACE))
+            }
+            Ending::Killed(_) => None,
+        }
+    }
+}
+
+#[cfg(unix)]
+mod signals {
+    use std::process::Child;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::mpsc::Sender;
+    use std::time::Duration;
+
+    use super::Event;
+
+    static STOPPED: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn on_signal(_: libc::c_int) {
+        // Only an atomic store: nothing else is safe in a signal handler.
+        STOPPED.store(true, Ordering::SeqCst);
+    }
+
+    /// SIGTERM and SIGINT become an [`Event::Stopped`].
+    pub fn watch(events: Sender<Event>) {
+        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+        unsafe {
+            libc::signal(libc::SIGTERM, handler);
+            libc::signal(libc::SIGINT, handler);
+        }
+        std::thread::spawn(move || {
+            while !STOPPED.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = events.send(Event::Stopped);
+        });
+    }
+
+    pub fn terminate(child: &Child) {
+        let Ok(pid) = libc::pid_t::try_from(child.id()) else { return };
+        // SAFETY: kill(2) on our own child's pid, not yet reaped (try_wait said it runs).
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod signals {
+    use std::process::Child;
+    use std::sync::mpsc::Sender;
+
+    use super::Event;
+
+    /// No signals to watch: the session ends when the client closes.
+    pub fn watch(_: Sender<Event>) {}
+
+    /// No SIGTERM: the server is killed after the grace period.
+    pub fn terminate(_: &Child) {}
 }
 
 fn main() -> ExitCode {

@@ -1,6 +1,6 @@
 //! A legacy client (2025-11-25, `initialize`) and a modern server (2026-07-28).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -26,6 +26,28 @@ pub struct ToModern {
     asks: HashMap<String, (String, String, String)>,
     next: u64,
     notes: Vec<String>,
+    listening: Listening,
+    /// The bridge's own requests to the server (listen streams), whose answers go nowhere.
+    own: BTreeSet<String>,
+}
+
+/// The `subscriptions/listen` streams the bridge keeps open for a legacy
+/// client: the list changes the server announces, and updates of the
+/// resources the client subscribed to. A new set is opened before the old
+/// stream is cancelled, so a change during the switch may arrive twice but is
+/// never lost; the client's (un)subscribe is answered when the new stream is
+/// acknowledged, so the subscription is in effect when the client hears back.
+#[derive(Default)]
+struct Listening {
+    /// The acknowledged stream, and the resources it carries.
+    current: Option<Value>,
+    in_effect: BTreeSet<String>,
+    /// A stream sent and not yet acknowledged, and the resources it carries.
+    opening: Option<(Value, BTreeSet<String>)>,
+    /// The resources the client asked for.
+    wanted: BTreeSet<String>,
+    /// (Un)subscribe requests, answered when `opening` is acknowledged.
+    awaiting: Vec<Value>,
 }
 
 struct Call {
@@ -52,6 +74,8 @@ impl ToModern {
             asks: HashMap::new(),
             next: 0,
             notes: Vec::new(),
+            listening: Listening::default(),
+            own: BTreeSet::new(),
         }
     }
 
@@ -94,7 +118,10 @@ impl ToModern {
                     info,
                 );
                 result.instructions = d.instructions.clone();
-                vec![Out::client(result_response(id, to_value(&result)))]
+                let mut out = vec![Out::client(result_response(id, to_value(&result)))];
+                // The list changes the server announces, on a stream opened for the client.
+                out.extend(self.relisten());
+                out
             }
             legacy::ClientRequest::PingRequest(_) => vec![Out::client(result_response(id, json!({})))],
             legacy::ClientRequest::SetLevelRequest(set) => {
@@ -102,13 +129,114 @@ impl ToModern {
                 vec![Out::client(result_response(id, json!({})))]
             }
             legacy::ClientRequest::SubscribeRequest(_) | legacy::ClientRequest::UnsubscribeRequest(_) => {
-                let why = format!(
-                    "{method} is not translated: a {MODERN_VERSION} server subscribes with subscriptions/listen, which mcp-era-bridge does not open for a {LEGACY_VERSION} client"
-                );
-                vec![Out::client(error_response(id, modern::METHOD_NOT_FOUND, why))]
+                let subscribes =
+                    self.discovered.capabilities.resources.as_ref().and_then(|r| r.subscribe) == Some(true);
+                if !subscribes {
+                    let why = format!("{method}: the server does not offer resource subscriptions");
+                    return vec![Out::client(error_response(id, modern::METHOD_NOT_FOUND, why))];
+                }
+                let uri = msg.pointer("/params/uri").and_then(Value::as_str).unwrap_or_default().to_string();
+                if method == "resources/subscribe" {
+                    self.listening.wanted.insert(uri);
+                } else {
+                    self.listening.wanted.remove(&uri);
+                }
+                self.listening.awaiting.push(id);
+                self.relisten()
             }
             _ => self.forward(msg, method, id),
         }
+    }
+
+    /// The client's `_meta` for the bridge's own requests.
+    fn client_meta(&self) -> Map<String, Value> {
+        let mut meta = Map::new();
+        meta.insert("io.modelcontextprotocol/protocolVersion".into(), json!(MODERN_VERSION));
+        if let Some((capabilities, info)) = &self.client {
+            meta.insert("io.modelcontextprotocol/clientCapabilities".into(), to_value(capabilities));
+            if let Some(info) = info {
+                meta.insert("io.modelcontextprotocol/clientInfo".into(), to_value(info));
+            }
+        }
+        meta
+    }
+
+    /// Opens a `subscriptions/listen` stream for what the client should hear
+    /// now (any stream still unacknowledged cancelled); with nothing to listen
+    /// for, ends the current one and answers the waiting client at once.
+    fn relisten(&mut self) -> Vec<Out> {
+        let mut out = Vec::new();
+        if let Some((superseded, _)) = self.listening.opening.take() {
+            out.push(Out::server(cancel(superseded, "superseded")));
+        }
+        let caps = &self.discovered.capabilities;
+        let mut filter = Map::new();
+        if caps.tools.as_ref().and_then(|t| t.list_changed) == Some(true) {
+            filter.insert("toolsListChanged".into(), json!(true));
+        }
+        if caps.prompts.as_ref().and_then(|t| t.list_changed) == Some(true) {
+            filter.insert("promptsListChanged".into(), json!(true));
+        }
+        if caps.resources.as_ref().and_then(|t| t.list_changed) == Some(true) {
+            filter.insert("resourcesListChanged".into(), json!(true));
+        }
+        if !self.listening.wanted.is_empty() {
+            filter.insert("resourceSubscriptions".into(), json!(self.listening.wanted));
+        }
+        if filter.is_empty() {
+            if let Some(current) = self.listening.current.take() {
+                out.push(Out::server(cancel(current, "nothing to listen for")));
+            }
+            self.listening.in_effect.clear();
+            out.extend(self.listening.awaiting.drain(..).map(|id| Out::client(result_response(id, json!({})))));
+            return out;
+        }
+        let id = json!(self.next_id());
+        self.own.insert(key(&id));
+        self.listening.opening = Some((id.clone(), self.listening.wanted.clone()));
+        let params = json!({"_meta": self.client_meta(), "notifications": filter});
+        out.push(Out::server(json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": params})));
+        out
+    }
+
+    /// The stream being opened acknowledged: it replaces the current one, and
+    /// the client's (un)subscribe requests are answered.
+    fn acknowledged(&mut self, stream: &Value) -> Vec<Out> {
+        let Some((opening, _)) = &self.listening.opening else { return Vec::new() };
+        if opening != stream {
+            return Vec::new();
+        }
+        let (id, resources) = self.listening.opening.take().expect("checked above");
+        let mut out = Vec::new();
+        if let Some(old) = self.listening.current.replace(id) {
+            out.push(Out::server(cancel(old, "resubscribed")));
+        }
+        self.listening.in_effect = resources;
+        out.extend(self.listening.awaiting.drain(..).map(|id| Out::client(result_response(id, json!({})))));
+        out
+    }
+
+    /// One of the bridge's streams answered, which ends it. A stream ended
+    /// before its acknowledgement fails the (un)subscribe requests waiting on
+    /// it, and the client's set goes back to the one in effect.
+    fn stream_ended(&mut self, msg: &Value, id: &Value) -> Vec<Out> {
+        let why = match msg.pointer("/error/message").and_then(Value::as_str) {
+            Some(error) => format!("the server ended the subscriptions/listen stream: {error}"),
+            None => "the server ended the subscriptions/listen stream".to_string(),
+        };
+        if self.listening.opening.as_ref().is_some_and(|(opening, _)| opening == id) {
+            self.listening.opening = None;
+            self.listening.wanted = self.listening.in_effect.clone();
+            self.notes.push(why.clone());
+            let awaiting = self.listening.awaiting.drain(..);
+            return awaiting.map(|id| Out::client(error_response(id, modern::INTERNAL_ERROR, why.clone()))).collect();
+        }
+        if self.listening.current.as_ref() == Some(id) {
+            self.listening.current = None;
+            self.notes.push(why);
+        }
+        // Otherwise a stream the bridge cancelled.
+        Vec::new()
     }
 
     /// A request sent on with the `_meta` 2026-07-28 requires.
@@ -215,10 +343,19 @@ impl ToModern {
 
     fn server_notification(&mut self, mut msg: Value, method: &str) -> Vec<Out> {
         if method == modern::SubscriptionsAcknowledgedNotification::METHOD {
-            return Vec::new();
+            return match msg.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId").cloned() {
+                Some(stream) => self.acknowledged(&stream),
+                None => Vec::new(),
+            };
         }
         if let Some(params) = msg.get_mut("params") {
             drop_reserved_meta(params);
+            // A list change on a listen stream carries only the stream's id.
+            if params.as_object().is_some_and(Map::is_empty)
+                && let Some(o) = msg.as_object_mut()
+            {
+                o.remove("params");
+            }
         }
         let converted = read::<modern::ServerNotification>(&msg, "ServerNotification")
             .and_then(|n| legacy::ServerNotification::try_from(n).map_err(|e| e.to_string()));
@@ -233,6 +370,9 @@ impl ToModern {
 
     fn response(&mut self, msg: Value, id: Value) -> Vec<Out> {
         let call_key = key(&id);
+        if self.own.remove(&call_key) {
+            return self.stream_ended(&msg, &id);
+        }
         let Some(call) = self.calls.get_mut(&call_key) else {
             self.notes.push(format!("a response from the server to no request: {msg}"));
             return Vec::new();
@@ -353,4 +493,9 @@ fn down_result(method: &str, result: &Value) -> Result<Value, String> {
     }
     drop_reserved_meta(&mut converted);
     Ok(converted)
+}
+
+/// A `notifications/cancelled` for one of the bridge's own requests.
+fn cancel(request: Value, reason: &str) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request, "reason": reason}})
 }

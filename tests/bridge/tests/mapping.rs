@@ -78,13 +78,13 @@ fn a_legacy_clients_requests_get_the_meta_and_what_2026_07_28_has_not_is_answere
     assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "old");
     assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"], json!({"elicitation": {}}));
     assert_eq!(meta["io.modelcontextprotocol/logLevel"], "debug");
-    // resources/subscribe: refused with why, not sent.
+    // resources/subscribe to a server that offers no subscriptions: refused with why, not sent.
     let refused = one(
         b.from_client(r#"{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"a://b"}}"#),
         To::Client,
     );
     assert_eq!(refused["error"]["code"], -32601);
-    assert!(refused["error"]["message"].as_str().unwrap().contains("subscriptions/listen"));
+    assert!(refused["error"]["message"].as_str().unwrap().contains("does not offer resource subscriptions"));
     // A request that does not read: invalid params, naming where.
     let bad =
         one(b.from_client(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"arguments":{}}}"#), To::Client);
@@ -207,4 +207,103 @@ fn a_listen_stream_gets_what_the_legacy_server_announces_and_ends_when_cancelled
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "l1"}});
     assert!(b.from_client(&cancel.to_string()).is_empty());
     assert!(b.from_server(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#).is_empty());
+}
+
+#[test]
+fn a_legacy_client_gets_list_changes_and_its_subscriptions_through_a_listen_stream() {
+    let discovered = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
+        "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}}}});
+    let (_, found) = server_era(&discovered).unwrap();
+    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}});
+    let out = b.from_client(&init.to_string());
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0].message["result"]["capabilities"]["tools"]["listChanged"], true);
+    let listen = &out[1].message;
+    assert_eq!((out[1].to, listen["method"].clone()), (To::Server, json!("subscriptions/listen")));
+    assert_eq!(listen["params"]["notifications"], json!({"toolsListChanged": true}));
+    assert_eq!(listen["params"]["_meta"]["io.modelcontextprotocol/clientInfo"]["name"], "old");
+    let first = listen["id"].clone();
+    // The ack stays here; a change on the stream reaches the client without the stream's id.
+    let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+        "_meta": {"io.modelcontextprotocol/subscriptionId": first}, "notifications": {"toolsListChanged": true}}});
+    assert!(b.from_server(&ack.to_string()).is_empty());
+    let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {
+        "_meta": {"io.modelcontextprotocol/subscriptionId": first}}});
+    let to_client = one(b.from_server(&changed.to_string()), To::Client);
+    assert_eq!(to_client, json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}));
+    // Subscribing: a stream opened with the resource, the first kept until it is acknowledged ...
+    let out =
+        b.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"demo://readme"}}"#);
+    let listen = one(out, To::Server);
+    let second = listen["id"].clone();
+    assert_eq!(listen["params"]["notifications"]["resourceSubscriptions"], json!(["demo://readme"]));
+    assert_eq!(listen["params"]["notifications"]["toolsListChanged"], true);
+    // ... a change meanwhile still comes on the first; a late ack of the first is nothing new ...
+    assert_eq!(one(b.from_server(&changed.to_string()), To::Client)["method"], "notifications/tools/list_changed");
+    assert!(b.from_server(&ack.to_string()).is_empty());
+    // ... and on the new stream's ack the client is answered (the subscription in effect) and the first cancelled.
+    let ack2 = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+        "_meta": {"io.modelcontextprotocol/subscriptionId": second}, "notifications": {"resourceSubscriptions": ["demo://readme"]}}});
+    let out = b.from_server(&ack2.to_string());
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(
+        (out[0].to, out[0].message.clone()),
+        (
+            To::Server,
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": first, "reason": "resubscribed"}})
+        )
+    );
+    assert_eq!((out[1].to, out[1].message.clone()), (To::Client, json!({"jsonrpc": "2.0", "id": 1, "result": {}})));
+    // The cancelled stream's end is the bridge's own business.
+    assert!(b.from_server(&json!({"jsonrpc": "2.0", "id": first, "result": {}}).to_string()).is_empty());
+    let updated = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {
+        "uri": "demo://readme", "_meta": {"io.modelcontextprotocol/subscriptionId": second}}});
+    let to_client = one(b.from_server(&updated.to_string()), To::Client);
+    assert_eq!(to_client["params"], json!({"uri": "demo://readme"}));
+    assert!(b.take_notes().is_empty());
+
+    // Unsubscribing, and the server ending the new stream before its ack: the
+    // client told why, the subscription still in effect on the stream it had.
+    let out =
+        b.from_client(r#"{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"demo://readme"}}"#);
+    let third = one(out, To::Server);
+    assert_eq!(third["params"]["notifications"], json!({"toolsListChanged": true}));
+    let ended = json!({"jsonrpc": "2.0", "id": third["id"], "error": {"code": -32603, "message": "too many streams"}});
+    let refused = one(b.from_server(&ended.to_string()), To::Client);
+    assert_eq!(refused["id"], 2);
+    assert!(refused["error"]["message"].as_str().unwrap().contains("too many streams"), "{refused}");
+    assert_eq!(b.take_notes().len(), 1);
+    // Subscribing to another resource now asks for both (the failed unsubscribe undone).
+    let out =
+        b.from_client(r#"{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"demo://other"}}"#);
+    let fourth = one(out, To::Server);
+    assert_eq!(fourth["params"]["notifications"]["resourceSubscriptions"], json!(["demo://other", "demo://readme"]));
+}
+
+#[test]
+fn with_nothing_to_listen_for_a_legacy_client_is_answered_at_once() {
+    let discovered = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
+        "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
+        "capabilities": {"resources": {"subscribe": true}}}});
+    let (_, found) = server_era(&discovered).unwrap();
+    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}});
+    // No list changes announced: no stream after initialize.
+    one(b.from_client(&init.to_string()), To::Client);
+    let listen = one(
+        b.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"a://b"}}"#),
+        To::Server,
+    );
+    let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+        "_meta": {"io.modelcontextprotocol/subscriptionId": listen["id"]}, "notifications": {"resourceSubscriptions": ["a://b"]}}});
+    assert_eq!(one(b.from_server(&ack.to_string()), To::Client)["id"], 1);
+    // The last subscription gone: the stream cancelled and the client answered, with no ack to wait for.
+    let out = b.from_client(r#"{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"a://b"}}"#);
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!((out[0].to, out[0].message["params"]["requestId"].clone()), (To::Server, listen["id"].clone()));
+    assert_eq!((out[1].to, out[1].message.clone()), (To::Client, json!({"jsonrpc": "2.0", "id": 2, "result": {}})));
 }

@@ -24,6 +24,8 @@ fn bridged(
     let client_side = peers::transcript_path(&format!("{name}.client-side"));
     let server_side = peers::transcript_path(&format!("{name}.server-side"));
     let record = client_side.with_file_name(format!("{name}.bridge-record.jsonl"));
+    // Appended to by the bridge: a fresh one for this run.
+    let _ = std::fs::remove_file(&record);
     let mut bridge = vec![BRIDGE.to_string()];
     bridge.extend(bridge_args.iter().map(|a| a.to_string()));
     bridge.extend(["--record".to_string(), record.display().to_string(), "--".to_string()]);
@@ -46,6 +48,14 @@ fn bridged(
         !stderr.contains("not sent on") && !stderr.contains("to no request"),
         "{name}: the bridge dropped something:\n{stderr}"
     );
+    session_ended(&record);
+    // Earlier sessions of the same commands (a client's probe on a sibling
+    // process) are judged as well: every message through the bridge is typed.
+    for transcript in [&client_side, &server_side] {
+        for earlier in peers::earlier_sessions(transcript) {
+            judged(&earlier);
+        }
+    }
     (stdout, client_side, server_side, record)
 }
 
@@ -63,14 +73,44 @@ fn judged(path: &Path) -> transcript::Judged {
     j
 }
 
-/// The bridge's record of one side, as the proxy's transcript has it.
+/// The bridge's record of one side in its last session (the session's own, after
+/// any probe on a sibling process), as the proxy's transcript has it.
 fn recorded(record: &Path, side: &str) -> Vec<(String, Value)> {
     let text = std::fs::read_to_string(record).unwrap_or_else(|e| panic!("{}: {e}", record.display()));
-    text.lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|r| r["side"] == side)
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", record.display())))
+        .collect();
+    let mut sessions: Vec<&Value> = Vec::new();
+    for l in &lines {
+        if !sessions.contains(&&l["session"]) {
+            sessions.push(&l["session"]);
+        }
+    }
+    let last = sessions.last().unwrap_or_else(|| panic!("{}: empty", record.display()));
+    lines
+        .iter()
+        .filter(|r| &&r["session"] == last && r["side"] == side)
         .map(|r| (r["dir"].as_str().unwrap().to_string(), r["msg"].clone()))
         .collect()
+}
+
+/// Waits for the bridge's last session to end (its record's `end` line): the
+/// client has exited, but the bridge ends its server as a stdio client does,
+/// recording what it says meanwhile, and the proxies' transcripts are complete
+/// only then.
+fn session_ended(record: &Path) {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let text = std::fs::read_to_string(record).unwrap_or_default();
+        let lines: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        let last = lines.iter().rev().find(|l| l.get("side").is_some()).map(|l| l["session"].clone());
+        if last.is_some() && lines.iter().any(|l| l["session"] == last.clone().unwrap() && l.get("end").is_some()) {
+            return;
+        }
+        assert!(std::time::Instant::now() < until, "{}: the bridge's session did not end in 15 s", record.display());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
 
 /// The bridge records what the proxies saw, both sides, in order.
@@ -151,6 +191,18 @@ fn a_legacy_typescript_sdk_client_uses_a_modern_python_sdk_server_through_the_br
         })
         .count();
     assert_eq!(modern_requests, 0, "requests to the server without the 2026-07-28 _meta");
+
+    // The client's subscribe and the server's list changes: through subscriptions/listen
+    // streams (one after initialize, one per subscribe and unsubscribe), the touch's events
+    // reaching the client as 2025-11-25 notifications.
+    assert_eq!(c.count("c2s request resources/subscribe") + c.count("c2s request resources/unsubscribe"), 2);
+    assert_eq!(s.count("c2s request resources/subscribe") + s.count("c2s request resources/unsubscribe"), 0);
+    assert_eq!(s.count("c2s request subscriptions/listen"), 3, "{:?}", s.kinds);
+    assert_eq!(s.count("s2c notification notifications/subscriptions/acknowledged"), 3, "{:?}", s.kinds);
+    for event in ["notifications/tools/list_changed", "notifications/resources/updated"] {
+        let kind = format!("s2c notification {event}");
+        assert_eq!((s.count(&kind), c.count(&kind)), (1, 1), "{event}: {:?} / {:?}", s.kinds, c.kinds);
+    }
     record_matches(&record, &client_side, &server_side);
 }
 

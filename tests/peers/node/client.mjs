@@ -12,6 +12,8 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 const argv = process.argv.slice(2);
@@ -81,6 +83,32 @@ async function main() {
 
   r = await client.callTool({ name: 'haiku_with_roots', arguments: { topic: 'frogs' } });
   check(textOf(r).includes('an old silent pond') && textOf(r).includes('file:///tmp/peers-research'), `sampling+roots: ${textOf(r)}`);
+
+  // Change events, from a server that offers them and has a tool that makes some:
+  // subscribed, touched, and both a tool list change and the resource's update arrive.
+  const caps = client.getServerCapabilities();
+  if (names.includes('touch') && caps?.resources?.subscribe && caps?.tools?.listChanged) {
+    const arrived = { toolsListChanged: false, readmeUpdated: false };
+    let allArrived;
+    const both = new Promise((resolve) => (allArrived = resolve));
+    const settle = () => arrived.toolsListChanged && arrived.readmeUpdated && allArrived();
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      arrived.toolsListChanged = true;
+      settle();
+    });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      arrived.readmeUpdated ||= n.params.uri === 'demo://readme';
+      settle();
+    });
+    await client.subscribeResource({ uri: 'demo://readme' });
+    r = await client.callTool({ name: 'touch', arguments: {} });
+    check(textOf(r) === 'published', 'tools/call touch');
+    await Promise.race([both, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    check(arrived.toolsListChanged && arrived.readmeUpdated, `change events after touch: ${JSON.stringify(arrived)}`);
+    await client.unsubscribeResource({ uri: 'demo://readme' });
+  } else {
+    console.log('(no change events: the server offers no subscriptions or no touch tool)');
+  }
 
   // An unknown tool: a result with isError, or the -32602 error; the spec allows either.
   try {
