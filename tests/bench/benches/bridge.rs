@@ -33,6 +33,13 @@ fn load(path: &Path) -> Session {
     let mut probe = None;
     for line in text.lines() {
         let r: Value = serde_json::from_str(line).unwrap();
+        if r.get("closing").is_some() {
+            // What the server said after the client had gone was not translated.
+            break;
+        }
+        if r.get("side").is_none() {
+            continue;
+        }
         let msg = &r["msg"];
         let is_probe = msg.get("id") == Some(&Value::from(PROBE_ID));
         match (r["side"].as_str(), r["dir"].as_str()) {

@@ -7,7 +7,10 @@
 //! its first message, and translates between them with `mcp_era_bridge`; when
 //! both speak the same era every line passes unchanged. Logs go to stderr only.
 //! `--record FILE` appends every message, both sides, as JSON lines
-//! `{"session": PID, "side": "client" | "server", "dir": "c2s" | "s2c", "msg": ...}`:
+//! `{"session": PID, "side": "client" | "server", "dir": "c2s" | "s2c", "msg": ...}`,
+//! with `{"session": PID, "closing": why}` when the client has gone (the
+//! server's last words after it are recorded, not translated) and
+//! `{"session": PID, "end": why}` last:
 //! appended, each line whole and naming its bridge process, because one client
 //! may start the same command twice at once (the TypeScript SDK v2 probes a
 //! stdio server's era on a sibling process) and no session may overwrite
@@ -95,6 +98,14 @@ impl Recorder {
         let mut record = json!({"session": std::process::id(), "side": side, "dir": dir, "msg": msg}).to_string();
         record.push('\n');
         let _ = file.write_all(record.as_bytes());
+    }
+
+    /// A line of the session's own: `closing` when the client has gone (what
+    /// the server says after it is recorded but not translated), `end` last.
+    fn mark(&mut self, what: &str, why: &str) {
+        let Some(file) = &mut self.0 else { return };
+        let line = json!({"session": std::process::id(), what: why}).to_string() + "\n";
+        let _ = file.write_all(line.as_bytes());
     }
 }
 
@@ -289,6 +300,8 @@ fn run(o: Options) -> Result<(), String> {
                 // As stdio ends a session: the server's stdin closed first; what it
                 // says until it exits (answers to what was still open) is recorded.
                 why = if matches!(event, Event::Stopped) { "stopped by a signal" } else { "the client closed" };
+                // What the server says from here on is recorded, not translated.
+                wires.recorder.mark("closing", why);
                 drop(wires.server_in.take());
                 ending = Some(Ending::StdinClosed(Instant::now() + GRACE));
             }
@@ -327,10 +340,7 @@ fn run(o: Options) -> Result<(), String> {
         }
     }
     // The session's last line: a reader of the record knows it is complete.
-    if let Some(file) = &mut wires.recorder.0 {
-        let end = json!({"session": std::process::id(), "end": why}).to_string() + "\n";
-        let _ = file.write_all(end.as_bytes());
-    }
+    wires.recorder.mark("end", why);
     Ok(())
 }
 
