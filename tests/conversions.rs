@@ -176,3 +176,27 @@ fn a_try_from_names_the_member_that_does_not_fit() {
     let list: old::ListToolsResult = serde_json::from_value(value).unwrap();
     assert!(new::ListToolsResult::try_from(list).is_ok());
 }
+
+#[test]
+fn a_from_leaves_out_an_unknown_member_the_newer_revision_names_with_another_shape() {
+    use mcp_spec_types::{v2025_11_25 as old, v2026_07_28 as new};
+
+    // 2025-11-25 does not name `extensions`, so a peer's odd one is kept as
+    // unknown; 2026-07-28 names it, each entry an object. The `From` leaves out
+    // the entry that does not fit, keeps the one that does, and keeps every
+    // other member, unknown ones included; it does not panic.
+    let text = r#"{"roots":{},"extensions":{"x":1,"io.example/y":{"on":true}},"experimentalThing":[1]}"#;
+    let capabilities: old::ClientCapabilities = mcp_spec_types::from_str(text).unwrap();
+    let converted = new::ClientCapabilities::from(capabilities);
+    let extensions = converted.extensions.as_ref().expect("the entry that fits");
+    assert_eq!(extensions.keys().collect::<Vec<_>>(), ["io.example/y"]);
+    assert_eq!(
+        serde_json::to_value(&converted).unwrap(),
+        json!({"roots": {}, "extensions": {"io.example/y": {"on": true}}, "experimentalThing": [1]})
+    );
+    // The same value through the strict conversion is refused, naming where.
+    let capabilities: old::ClientCapabilities = mcp_spec_types::from_str(text).unwrap();
+    let strict: Result<new::ClientCapabilities, _> =
+        mcp_spec_types::rt::convert(&capabilities, "ClientCapabilities", "2025-11-25", "2026-07-28");
+    assert_eq!(strict.unwrap_err().path(), "extensions.x");
+}

@@ -78,8 +78,14 @@ pub fn convert<A: Serialize, B: DeserializeOwned>(
 }
 
 /// [`convert`] where the generator judged that every value fits (a `From`).
-/// The wire oracle of the generated crate's tests checks each such judgment
-/// against the types; a value that still does not fit is a bug in it.
+///
+/// The judgment is over the members `from` names. A member it does not name,
+/// kept as unknown, may be one that `to` names with a type it does not fit
+/// (2025-11-25's capabilities carrying an `extensions` of another shape, which
+/// 2026-07-28 names): such a member is left out, the deepest object member the
+/// reading stopped at, as often as it takes, so that a `From` never fails on a
+/// peer's value. A value that still does not fit is a bug in the judgment
+/// (the generated crate's tests hold each against the types), and panics.
 #[track_caller]
 pub fn convert_lossless<A: Serialize, B: DeserializeOwned>(
     value: &A,
@@ -87,9 +93,53 @@ pub fn convert_lossless<A: Serialize, B: DeserializeOwned>(
     from: &'static str,
     to: &'static str,
 ) -> B {
-    match convert(value, type_name, from, to) {
-        Ok(converted) => converted,
-        Err(e) => panic!("{e}: mcp-spec-codegen judged that every {from} value fits; please report this"),
+    let first = match convert(value, type_name, from, to) {
+        Ok(converted) => return converted,
+        Err(e) => e,
+    };
+    let bug = |e: &dyn fmt::Display| -> ! {
+        panic!("{e}: mcp-spec-codegen judged that every {from} value fits; please report this")
+    };
+    let Ok(mut json) = serde_json::to_value(value) else { bug(&first) };
+    // Each round leaves out one member; a value has no more members than bytes.
+    for _ in 0..=json.to_string().len() {
+        let text = json.to_string();
+        let mut reader = serde_json::Deserializer::from_str(&text);
+        match serde_path_to_error::deserialize::<_, B>(&mut reader) {
+            Ok(converted) => return converted,
+            Err(e) => {
+                if !leave_out(&mut json, e.path()) {
+                    bug(&first)
+                }
+            }
+        }
+    }
+    bug(&first)
+}
+
+/// Removes the deepest object member on `path` from `json`; false when the
+/// path names none (the value itself did not fit).
+fn leave_out(json: &mut serde_json::Value, path: &serde_path_to_error::Path) -> bool {
+    use serde_path_to_error::Segment;
+    let segments: Vec<&Segment> = path.iter().collect();
+    let Some(last_key) = segments.iter().rposition(|s| matches!(s, Segment::Map { .. })) else { return false };
+    let mut at = &mut *json;
+    for segment in &segments[..last_key] {
+        at = match (segment, at) {
+            (Segment::Map { key }, serde_json::Value::Object(o)) => match o.get_mut(key.as_str()) {
+                Some(v) => v,
+                None => return false,
+            },
+            (Segment::Seq { index }, serde_json::Value::Array(a)) => match a.get_mut(*index) {
+                Some(v) => v,
+                None => return false,
+            },
+            _ => return false,
+        };
+    }
+    match (segments[last_key], at) {
+        (Segment::Map { key }, serde_json::Value::Object(o)) => o.remove(key.as_str()).is_some(),
+        _ => false,
     }
 }
 
