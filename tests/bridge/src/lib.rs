@@ -35,6 +35,7 @@
 //! | a result | converted to 2025-11-25: `resultType`, `ttlMs`, `cacheScope` and the reserved `io.modelcontextprotocol/` keys of `_meta` dropped (2025-11-25 names none of them) |
 //! | an `input_required` result | each `inputRequests` entry sent to the client as the request it is (elicitation, sampling, roots); when all are answered, the original request sent again with `inputResponses` and the `requestState` as it came; the client's answer is the final result |
 //! | an error | sent on as it is |
+//! | `notifications/cancelled` for a listen stream | the stream's end: an (un)subscribe waiting on it refused with why; any other cancel kept |
 //! | notifications | `notifications/subscriptions/acknowledged` kept; the rest sent on, the subscription id dropped from `_meta` |
 //!
 //! A modern client and a legacy server ([`ToLegacy`]):
@@ -44,9 +45,10 @@
 //! | its first request | does the `initialize` handshake on the client's behalf first, with that request's capabilities and client info, then handles the request |
 //! | `server/discover` | answers it from the `InitializeResult`: `supportedVersions` `["2026-07-28"]`, capabilities, `serverInfo` in `_meta`, `ttlMs` 0 and `cacheScope` `"private"` (nothing says a legacy answer may be cached) |
 //! | `subscriptions/listen` | acknowledges it with what it will honor (list changes, and resource updates through `resources/subscribe`) and sends the server's change notifications on the stream, with its subscription id |
-//! | a retry with `inputResponses` and a `requestState` the bridge issued | answers the server's held requests with them; the held call's result answers the retry |
+//! | a retry with `inputResponses` and a `requestState` the bridge issued | answers the server's held requests with them; the held call's result answers the retry (kept for it when the call ended before the client had answered) |
+//! | a request with any other `requestState` | refused (`-32602`): a legacy server knows none, and running the call again is not what the client asked |
 //! | any other request | converts it to 2025-11-25 and drops the reserved `_meta` keys; a new `io.modelcontextprotocol/logLevel` becomes a `logging/setLevel` first |
-//! | `notifications/cancelled` | ends a listen stream, or is sent on |
+//! | `notifications/cancelled` | ends a listen stream; for a call (by its first id or a retry's) sent on with the id the server knows, the questions asked through it answered with an error; else sent on |
 //!
 //! | the legacy server sends | the bridge |
 //! |---|---|
@@ -54,6 +56,7 @@
 //! | a request to the client (elicitation, sampling, roots) during a call | holds it, and answers the client's call (the newest still open) with an `input_required` result asking the same, with a `requestState` of its own |
 //! | a request to the client with no call open | an error to the server (`-32603`): a modern client takes no requests |
 //! | `ping` | answers it |
+//! | `notifications/cancelled` for a question it asked | keeps it (on stdio a cancel from the server ends a listen stream), and drops the question if it still waits to be asked |
 //! | list-changed and resource-updated notifications | sent on the listen streams that asked for them; none when no stream is open |
 //!
 //! Refused, each a JSON-RPC error to the side that asked: a message that does
@@ -61,10 +64,13 @@
 //! conversion does not take (`-32602` to a request's sender, `-32603` for a
 //! result, naming the type and the member); `resources/subscribe` to a server
 //! that offers no subscriptions (`-32601`); an input request the client refused
-//! (`-32603` to the held call).
+//! (`-32603` to the held call); every request after a failed handshake with a
+//! legacy server (`-32603`, with the server's refusal).
 //!
 //! Ids: requests the bridge makes of its own have string ids starting
-//! `mcp-era-bridge-`; a peer's ids pass through unchanged.
+//! `mcp-era-bridge-` ([`OWN_ID_PREFIX`]); a client's request with such an id is
+//! refused (`-32600`), as the server could not tell the two apart; a peer's
+//! other ids pass through unchanged.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -203,8 +209,8 @@ impl Bridge {
     pub fn from_client(&mut self, line: &str) -> Vec<Out> {
         match self {
             Bridge::Same => vec![Out::server(raw(line))],
-            Bridge::ToModern(b) => with_json(line, To::Client, |v| b.from_client(v)),
-            Bridge::ToLegacy(b) => with_json(line, To::Client, |v| b.from_client(v)),
+            Bridge::ToModern(b) => with_json(line, To::Client, |v| own_id(&v).unwrap_or_else(|| b.from_client(v))),
+            Bridge::ToLegacy(b) => with_json(line, To::Client, |v| own_id(&v).unwrap_or_else(|| b.from_client(v))),
         }
     }
 
@@ -226,6 +232,20 @@ impl Bridge {
         }
     }
 }
+
+/// A client's request with an id of the kind the bridge gives its own requests
+/// to the server: refused, as the server could not tell the two apart.
+fn own_id(msg: &Value) -> Option<Vec<Out>> {
+    let id = msg.get("id").filter(|_| msg.get("method").is_some())?;
+    if !id.as_str().is_some_and(|s| s.starts_with(OWN_ID_PREFIX)) {
+        return None;
+    }
+    let why = format!("request ids starting {OWN_ID_PREFIX:?} are the bridge's own");
+    Some(vec![Out::client(error_response(id.clone(), modern::INVALID_REQUEST, why))])
+}
+
+/// What the ids of the bridge's own requests start with.
+pub const OWN_ID_PREFIX: &str = "mcp-era-bridge-";
 
 /// A line passed on unchanged: kept as its text when it is JSON (the proxy writes
 /// it back compact), else as a string value the caller writes as it came.

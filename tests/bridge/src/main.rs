@@ -216,12 +216,13 @@ fn probe(
 }
 
 fn run(o: Options) -> Result<(), String> {
-    let (tx, events) = channel();
-    let (mut child, server_in) = spawn(&o.server, tx.clone())?;
+    // The record first: a file that cannot be opened stops the bridge before any server runs.
     let recorder = match &o.record {
         Some(path) => Recorder::open(path)?,
         None => Recorder(None),
     };
+    let (tx, events) = channel();
+    let (mut child, server_in) = spawn(&o.server, tx.clone())?;
     let mut wires = Wires { server_in: Some(server_in), stdout: std::io::stdout(), recorder };
     signals::watch(tx.clone());
     read_client(tx);
@@ -229,7 +230,14 @@ fn run(o: Options) -> Result<(), String> {
     let (server, discovered) = match o.server_era {
         Some(Era::Legacy) => (Era::Legacy, None),
         _ => {
-            let (era, found) = probe(&mut wires, &events, &mut early)?;
+            let (era, found) = match probe(&mut wires, &events, &mut early) {
+                Ok(found) => found,
+                Err(e) => {
+                    drop(wires.server_in.take());
+                    reap(&mut child, Ending::StdinClosed(Instant::now() + GRACE));
+                    return Err(e);
+                }
+            };
             if o.server_era == Some(Era::Modern) && era != Era::Modern {
                 return Err("--server-era modern, but the server did not answer server/discover".into());
             }
@@ -320,28 +328,31 @@ fn run(o: Options) -> Result<(), String> {
         }
     }
     drop(wires.server_in.take());
-    // The server's output has ended (or the last step has passed): it is reaped,
-    // stepped down the same way if it lingers.
-    let mut step = ending.unwrap_or_else(|| Ending::StdinClosed(Instant::now() + GRACE));
+    reap(&mut child, ending.unwrap_or_else(|| Ending::StdinClosed(Instant::now() + GRACE)));
+    // The session's last line: a reader of the record knows it is complete.
+    wires.recorder.mark("end", why);
+    Ok(())
+}
+
+/// The server's output has ended (or the last step has passed): it is reaped,
+/// stepped down from `step` the same way if it lingers.
+fn reap(child: &mut Child, mut step: Ending) {
     loop {
         if let Ok(Some(_)) = child.try_wait() {
-            break;
+            return;
         }
         if Instant::now() < step.deadline() {
             std::thread::sleep(Duration::from_millis(20));
             continue;
         }
-        match step.next(&mut child) {
+        match step.next(child) {
             Some(next) => step = next,
             None => {
                 let _ = child.wait();
-                break;
+                return;
             }
         }
     }
-    // The session's last line: a reader of the record knows it is complete.
-    wires.recorder.mark("end", why);
-    Ok(())
 }
 
 /// Ending the server as the stdio binding says a client does: its stdin

@@ -17,9 +17,11 @@ const INIT_ID: &str = "mcp-era-bridge-initialize";
 /// The bridge between a modern client and a legacy server (see the crate docs'
 /// mapping).
 pub struct ToLegacy {
-    /// Set once the handshake was sent; the server's answer, once it came.
+    /// Set once the handshake was sent; the server's answer, once it came, or
+    /// why it failed (every later request is answered with it).
     handshake_sent: bool,
     init: Option<legacy::InitializeResult>,
+    failed: Option<String>,
     /// The client's messages that came before the handshake was done.
     queued: Vec<Value>,
     log_level: Option<String>,
@@ -39,6 +41,8 @@ pub struct ToLegacy {
 
 struct Call {
     method: String,
+    /// The request's id as the server knows it: the client's first.
+    server_id: Value,
     /// The id of the client's request that waits for this call's answer: its
     /// first, then each retry's.
     answer_to: Value,
@@ -57,6 +61,9 @@ struct Held {
     waiting: bool,
     /// Questions that came while the client was being asked others.
     queued: Vec<(Value, Value)>,
+    /// The server's final answer to the call, when it came while the client
+    /// still had questions to answer: the retry gets it.
+    finished: Option<Value>,
 }
 
 impl Default for ToLegacy {
@@ -70,6 +77,7 @@ impl ToLegacy {
         ToLegacy {
             handshake_sent: false,
             init: None,
+            failed: None,
             queued: Vec::new(),
             log_level: None,
             calls: HashMap::new(),
@@ -94,6 +102,12 @@ impl ToLegacy {
     pub fn from_client(&mut self, msg: Value) -> Vec<Out> {
         if self.init.is_some() {
             return self.client_message(msg);
+        }
+        if let Some(why) = &self.failed {
+            return match msg.get("id").cloned().filter(|_| msg.get("method").is_some()) {
+                Some(id) => vec![Out::client(error_response(id, modern::INTERNAL_ERROR, why.clone()))],
+                None => Vec::new(),
+            };
         }
         self.queued.push(msg);
         if self.handshake_sent {
@@ -150,10 +164,18 @@ impl ToLegacy {
             modern::ClientRequest::DiscoverRequest(_) => out.push(Out::client(result_response(id, self.discovered()))),
             modern::ClientRequest::SubscriptionsListenRequest(listen) => out.extend(self.listen(id, listen)),
             _ => {
-                let state = msg.pointer("/params/requestState").and_then(Value::as_str);
-                if let Some(state) = state.filter(|s| self.held.contains_key(*s)) {
-                    let state = state.to_string();
-                    out.extend(self.retried(&msg, &state, id));
+                if let Some(state) = msg.pointer("/params/requestState") {
+                    // A legacy server knows no requestState: only one this bridge gave is a retry.
+                    match state.as_str().filter(|s| self.held.contains_key(*s)) {
+                        Some(state) => {
+                            let state = state.to_string();
+                            out.extend(self.retried(&msg, &state, id));
+                        }
+                        None => {
+                            let why = format!("requestState {state} is none this bridge gave, or its call has ended");
+                            out.push(Out::client(error_response(id, modern::INVALID_PARAMS, why)));
+                        }
+                    }
                     return out;
                 }
                 let converted = legacy::ClientRequest::try_from(request).map_err(|e| e.to_string());
@@ -164,8 +186,13 @@ impl ToLegacy {
                             drop_reserved_meta(params);
                         }
                         self.next += 1;
-                        let call =
-                            Call { method: method.to_string(), answer_to: id.clone(), seq: self.next, state: None };
+                        let call = Call {
+                            method: method.to_string(),
+                            server_id: id.clone(),
+                            answer_to: id.clone(),
+                            seq: self.next,
+                            state: None,
+                        };
                         self.calls.insert(key(&id), call);
                         out.push(Out::server(sent));
                     }
@@ -265,25 +292,52 @@ impl ToLegacy {
             };
             out.push(Out::server(answer));
         }
-        if let Some(call) = self.calls.get_mut(&held.call) {
-            call.answer_to = id;
-        }
         held.waiting = false;
         let queued = std::mem::take(&mut held.queued);
-        self.held.insert(state.to_string(), held);
+        match held.finished.take() {
+            // The call ended meanwhile: the retry gets its answer, and any
+            // question still queued goes through another open call.
+            Some(mut finished) => {
+                finished["id"] = id;
+                out.push(Out::client(finished));
+            }
+            None => {
+                if let Some(call) = self.calls.get_mut(&held.call) {
+                    call.answer_to = id;
+                }
+                self.held.insert(state.to_string(), held);
+            }
+        }
         for (server_id, request) in queued {
             out.extend(self.ask(server_id, request));
         }
         out
     }
 
-    fn client_notification(&mut self, msg: Value) -> Vec<Out> {
+    fn client_notification(&mut self, mut msg: Value) -> Vec<Out> {
+        let mut out = Vec::new();
         if msg["method"] == "notifications/cancelled"
-            && let Some(id) = msg.pointer("/params/requestId")
-            && let Some(at) = self.listens.iter().position(|(l, _)| l == id)
+            && let Some(id) = msg.pointer("/params/requestId").cloned()
         {
-            self.listens.remove(at);
-            return Vec::new();
+            if let Some(at) = self.listens.iter().position(|(l, _)| *l == id) {
+                self.listens.remove(at);
+                return Vec::new();
+            }
+            // A call the client gave up, by its first id or a retry's: the
+            // server is told by the id it knows, and the questions asked
+            // through the call are answered with why.
+            let cancelled = self.calls.iter().find(|(_, c)| c.answer_to == id).map(|(k, _)| k.clone());
+            if let Some(call) = cancelled.and_then(|k| self.calls.remove(&k)) {
+                msg["params"]["requestId"] = call.server_id.clone();
+                if let Some(held) = call.state.and_then(|s| self.held.remove(&s)) {
+                    let why = "the client cancelled the request this was asked through";
+                    let asked = held.asked.into_values().map(|(server_id, _)| server_id);
+                    let queued = held.queued.into_iter().map(|(server_id, _)| server_id);
+                    for server_id in asked.chain(queued) {
+                        out.push(Out::server(error_response(server_id, modern::INTERNAL_ERROR, why)));
+                    }
+                }
+            }
         }
         let converted = read::<modern::ClientNotification>(&msg, "ClientNotification")
             .and_then(|n| legacy::ClientNotification::try_from(n).map_err(|e| e.to_string()));
@@ -293,11 +347,12 @@ impl ToLegacy {
                 if let Some(params) = n.get_mut("params") {
                     drop_reserved_meta(params);
                 }
-                vec![Out::server(n)]
+                out.push(Out::server(n));
+                out
             }
             Err(e) => {
                 self.notes.push(format!("a notification from the client not sent on: {e}"));
-                Vec::new()
+                out
             }
         }
     }
@@ -330,18 +385,28 @@ impl ToLegacy {
             self.notes.push(format!("a response from the server to no request: {msg}"));
             return Vec::new();
         };
-        if let Some(state) = &call.state {
+        let answer = match msg.get("result") {
+            None => {
+                json!({"jsonrpc": "2.0", "id": call.answer_to, "error": msg.get("error").cloned().unwrap_or(Value::Null)})
+            }
+            Some(result) => match up_result(&call.method, result) {
+                Ok(r) => result_response(call.answer_to.clone(), r),
+                Err(e) => error_response(call.answer_to.clone(), modern::INTERNAL_ERROR, e),
+            },
+        };
+        if let Some(state) = &call.state
+            && let Some(held) = self.held.get_mut(state)
+        {
+            if held.waiting {
+                // The client holds an input_required for this call and will
+                // retry with the answers (which the server may still wait for,
+                // if the question was another call's): the retry gets this.
+                held.finished = Some(answer);
+                return Vec::new();
+            }
             self.held.remove(state);
         }
-        let answer_to = call.answer_to;
-        let Some(result) = msg.get("result") else {
-            let error = msg.get("error").cloned().unwrap_or(Value::Null);
-            return vec![Out::client(json!({"jsonrpc": "2.0", "id": answer_to, "error": error}))];
-        };
-        match up_result(&call.method, result) {
-            Ok(r) => vec![Out::client(result_response(answer_to, r))],
-            Err(e) => vec![Out::client(error_response(answer_to, modern::INTERNAL_ERROR, e))],
-        }
+        vec![Out::client(answer)]
     }
 
     /// The server's answer to the handshake: then the client's messages so far.
@@ -351,7 +416,8 @@ impl ToLegacy {
         let init = match init {
             Ok(init) => init,
             Err(e) => {
-                // Every request that waited is answered with why.
+                // Every request that waited, and every later one, is answered with why.
+                self.failed = Some(e.clone());
                 return std::mem::take(&mut self.queued)
                     .into_iter()
                     .filter_map(|m| m.get("id").cloned())
@@ -407,6 +473,7 @@ impl ToLegacy {
             asked: BTreeMap::new(),
             waiting: false,
             queued: Vec::new(),
+            finished: None,
         });
         if held.waiting {
             held.queued.push((server_id, request));
@@ -431,6 +498,17 @@ impl ToLegacy {
     }
 
     fn server_notification(&mut self, msg: Value, method: &str) -> Vec<Out> {
+        if method == "notifications/cancelled" {
+            // The server gave up a question it asked (a modern client takes no
+            // requests, and on stdio a cancel from the server ends a listen
+            // stream): not sent on; the question is not asked if it still waits.
+            let id = msg.pointer("/params/requestId").cloned().unwrap_or(Value::Null);
+            for held in self.held.values_mut() {
+                held.queued.retain(|(server_id, _)| *server_id != id);
+            }
+            self.notes.push(format!("the server cancelled its request {id}"));
+            return Vec::new();
+        }
         let wanted = |f: &modern::SubscriptionFilter| match method {
             "notifications/tools/list_changed" => f.tools_list_changed == Some(true),
             "notifications/prompts/list_changed" => f.prompts_list_changed == Some(true),

@@ -272,11 +272,31 @@ impl ToModern {
             "notifications/initialized" | "notifications/roots/list_changed" => return Vec::new(),
             "notifications/cancelled" => {
                 if let Some(id) = msg.pointer("/params/requestId") {
-                    self.calls.remove(&key(id));
+                    let call_key = key(id);
+                    self.calls.remove(&call_key);
+                    // The bridge's questions for it, still open with the client, are withdrawn.
+                    let mut out = Vec::new();
+                    let mut open: Vec<String> =
+                        self.asks.iter().filter(|(_, (c, _, _))| *c == call_key).map(|(a, _)| a.clone()).collect();
+                    open.sort();
+                    for ask in open {
+                        self.asks.remove(&ask);
+                        let ask_id: Value = serde_json::from_str(&ask).unwrap_or(Value::Null);
+                        let reason = "the request this was asked for was cancelled";
+                        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": ask_id, "reason": reason}});
+                        out.push(Out::client(cancel));
+                    }
+                    out.extend(self.sent_on(msg));
+                    return out;
                 }
             }
             _ => {}
         }
+        self.sent_on(msg)
+    }
+
+    /// A client's notification, converted and sent on.
+    fn sent_on(&mut self, msg: Value) -> Vec<Out> {
         let converted = read::<legacy::ClientNotification>(&msg, "ClientNotification")
             .and_then(|n| modern::ClientNotification::try_from(n).map_err(|e| e.to_string()));
         match converted {
@@ -342,6 +362,17 @@ impl ToModern {
     }
 
     fn server_notification(&mut self, mut msg: Value, method: &str) -> Vec<Out> {
+        if method == "notifications/cancelled" {
+            // On stdio a 2026-07-28 server ends a listen stream so; it asks a
+            // client nothing else it could cancel.
+            let id = msg.pointer("/params/requestId").cloned().unwrap_or(Value::Null);
+            if self.own.remove(&key(&id)) {
+                let reason = msg.pointer("/params/reason").and_then(Value::as_str).unwrap_or("cancelled");
+                return self.stream_ended(&json!({"error": {"message": reason}}), &id);
+            }
+            self.notes.push(format!("the server cancelled {id}, which is no stream of the bridge's"));
+            return Vec::new();
+        }
         if method == modern::SubscriptionsAcknowledgedNotification::METHOD {
             return match msg.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId").cloned() {
                 Some(stream) => self.acknowledged(&stream),

@@ -307,3 +307,162 @@ fn with_nothing_to_listen_for_a_legacy_client_is_answered_at_once() {
     assert_eq!((out[0].to, out[0].message["params"]["requestId"].clone()), (To::Server, listen["id"].clone()));
     assert_eq!((out[1].to, out[1].message.clone()), (To::Client, json!({"jsonrpc": "2.0", "id": 2, "result": {}})));
 }
+
+/// `to_legacy()`'s queued `tools/list` answered: a session with nothing open.
+fn to_legacy_idle() -> Bridge {
+    let mut b = to_legacy();
+    one(b.from_server(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#), To::Client);
+    b
+}
+
+fn call(id: u64, name: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"_meta": meta(), "name": name}})
+}
+
+#[test]
+fn a_call_that_ends_while_its_client_still_answers_gives_its_result_to_the_retry() {
+    let mut b = to_legacy_idle();
+    // Two calls open; the server's question goes through the newer (it may be the older's).
+    one(b.from_client(&call(3, "slow").to_string()), To::Server);
+    one(b.from_client(&call(4, "quick").to_string()), To::Server);
+    let ask = json!({"jsonrpc": "2.0", "id": 60, "method": "roots/list"});
+    let more = one(b.from_server(&ask.to_string()), To::Client);
+    assert_eq!((more["id"].clone(), more["result"]["resultType"].clone()), (json!(4), json!("input_required")));
+    let state = more["result"]["requestState"].clone();
+    let input_key = more["result"]["inputRequests"].as_object().unwrap().keys().next().unwrap().clone();
+    // The newer call ends before the client has answered: nothing to the client
+    // now (its id 4 has had its answer), and no second answer to id 4.
+    let quick = json!({"jsonrpc": "2.0", "id": 4, "result": {"content": [{"type": "text", "text": "done"}]}});
+    assert!(b.from_server(&quick.to_string()).is_empty());
+    // The retry: the answer goes to the server's question, and the call's result to the retry.
+    let mut retry = call(5, "quick");
+    retry["params"]["requestState"] = state;
+    retry["params"]["inputResponses"] = json!({input_key: {"roots": [{"uri": "file:///w"}]}});
+    let out = b.from_client(&retry.to_string());
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!((out[0].to, out[0].message["id"].clone()), (To::Server, json!(60)));
+    assert_eq!(out[0].message["result"]["roots"][0]["uri"], "file:///w");
+    assert_eq!((out[1].to, out[1].message["id"].clone()), (To::Client, json!(5)));
+    assert_eq!(out[1].message["result"]["content"][0]["text"], "done");
+    // The older call answers its own id.
+    let slow = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": []}});
+    assert_eq!(one(b.from_server(&slow.to_string()), To::Client)["id"], 3);
+    // A requestState the bridge never gave, or gave for a call that has ended: refused, not run again.
+    let mut stale = call(6, "quick");
+    stale["params"]["requestState"] = more["result"]["requestState"].clone();
+    stale["params"]["inputResponses"] = json!({});
+    let refused = one(b.from_client(&stale.to_string()), To::Client);
+    assert_eq!((refused["id"].clone(), refused["error"]["code"].clone()), (json!(6), json!(-32602)));
+    assert!(b.take_notes().is_empty());
+}
+
+#[test]
+fn a_cancel_reaches_the_legacy_server_by_the_id_it_knows_and_ends_the_questions_asked_through_it() {
+    let mut b = to_legacy_idle();
+    one(b.from_client(&call(3, "haiku").to_string()), To::Server);
+    let sample = json!({"jsonrpc": "2.0", "id": 61, "method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}});
+    let more = one(b.from_server(&sample.to_string()), To::Client);
+    let state = more["result"]["requestState"].clone();
+    let key = more["result"]["inputRequests"].as_object().unwrap().keys().next().unwrap().clone();
+    // Answered by a retry (id 4); the server asks again meanwhile.
+    let mut retry = call(4, "haiku");
+    retry["params"]["requestState"] = state;
+    retry["params"]["inputResponses"] =
+        json!({key: {"role": "assistant", "content": {"type": "text", "text": "pond"}, "model": "m"}});
+    one(b.from_client(&retry.to_string()), To::Server);
+    let again = json!({"jsonrpc": "2.0", "id": 62, "method": "roots/list"});
+    assert_eq!(one(b.from_server(&again.to_string()), To::Client)["id"], 4);
+    // The client gives up the retry: the server hears of its call 3, and its open question is answered.
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4, "reason": "user"}});
+    let out = b.from_client(&cancel.to_string());
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(
+        (out[0].to, out[0].message["id"].clone(), out[0].message["error"]["code"].clone()),
+        (To::Server, json!(62), json!(-32603))
+    );
+    assert_eq!((out[1].to, out[1].message["params"].clone()), (To::Server, json!({"requestId": 3, "reason": "user"})));
+    // The server's own cancel of a question is not the client's business (on stdio it would end a listen stream).
+    let withdrawn = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 63}});
+    assert!(b.from_server(&withdrawn.to_string()).is_empty());
+    assert_eq!(b.take_notes().len(), 1);
+}
+
+#[test]
+fn a_failed_handshake_answers_every_later_request_with_why() {
+    let mut b = Bridge::new(Era::Modern, Era::Legacy, None).unwrap();
+    let first = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}});
+    let init = one(b.from_client(&first.to_string()), To::Server);
+    let refused = json!({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32602, "message": "bad version"}});
+    let answered = one(b.from_server(&refused.to_string()), To::Client);
+    assert_eq!(answered["id"], 1);
+    let later = one(b.from_client(&call(2, "x").to_string()), To::Client);
+    assert_eq!(later["id"], 2);
+    assert!(later["error"]["message"].as_str().unwrap().contains("bad version"), "{later}");
+    // A notification gets nothing back, and nothing goes to a server that refused.
+    assert!(
+        b.from_client(
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn a_clients_request_with_an_id_like_the_bridges_own_is_refused() {
+    let mut b = to_legacy_idle();
+    let clash =
+        json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-1", "method": "tools/list", "params": {"_meta": meta()}});
+    let refused = one(b.from_client(&clash.to_string()), To::Client);
+    assert_eq!((refused["id"].clone(), refused["error"]["code"].clone()), (json!("mcp-era-bridge-1"), json!(-32600)));
+    let mut b = to_modern();
+    let clash = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-7", "method": "tools/list"});
+    assert_eq!(one(b.from_client(&clash.to_string()), To::Client)["error"]["code"], -32600);
+}
+
+#[test]
+fn a_legacy_clients_cancel_mid_round_withdraws_the_bridges_questions() {
+    let mut b = to_modern();
+    let request = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "book"}});
+    one(b.from_client(&request.to_string()), To::Server);
+    let more = json!({"jsonrpc": "2.0", "id": 9, "result": {"resultType": "input_required", "requestState": "s1",
+        "inputRequests": {"a": {"method": "roots/list"}, "b": {"method": "roots/list"}}}});
+    let asks = b.from_server(&more.to_string());
+    assert_eq!(asks.len(), 2, "{asks:?}");
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}});
+    let out = b.from_client(&cancel.to_string());
+    assert_eq!(out.len(), 3, "{out:?}");
+    let withdrawn: Vec<Value> = out[..2].iter().map(|o| o.message["params"]["requestId"].clone()).collect();
+    let asked: Vec<Value> = asks.iter().map(|o| o.message["id"].clone()).collect();
+    assert_eq!((out[0].to, out[1].to, &withdrawn), (To::Client, To::Client, &asked));
+    assert_eq!((out[2].to, out[2].message["params"]["requestId"].clone()), (To::Server, json!(9)));
+    // A late answer to a withdrawn question goes nowhere, and says so.
+    let late = json!({"jsonrpc": "2.0", "id": asked[0], "result": {"roots": []}});
+    assert!(b.from_client(&late.to_string()).is_empty());
+    assert_eq!(b.take_notes().len(), 1);
+}
+
+#[test]
+fn a_modern_server_ending_a_listen_stream_with_a_cancel_answers_the_waiting_subscribe() {
+    let discovered = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
+        "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
+        "capabilities": {"resources": {"subscribe": true}}}});
+    let (_, found) = server_era(&discovered).unwrap();
+    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    // A legacy initialize whose capabilities carry an `extensions` of no 2026-07-28 shape: no panic.
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"extensions": {"x": 1}}, "clientInfo": {"name": "old", "version": "1"}}});
+    assert_eq!(one(b.from_client(&init.to_string()), To::Client)["result"]["protocolVersion"], "2025-11-25");
+    let listen = one(
+        b.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"a://b"}}"#),
+        To::Server,
+    );
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": listen["id"], "reason": "shutting down"}});
+    let refused = one(b.from_server(&cancel.to_string()), To::Client);
+    assert_eq!(refused["id"], 1);
+    assert!(refused["error"]["message"].as_str().unwrap().contains("shutting down"), "{refused}");
+    // Any other cancel from a modern server is no message for a legacy client.
+    assert!(
+        b.from_server(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77}}"#).is_empty()
+    );
+}
