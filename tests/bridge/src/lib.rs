@@ -33,9 +33,9 @@
 //! |---|---|
 //! | its `DiscoverResult` (to the probe) | the `InitializeResult`'s source; and when it announces list changes, a `subscriptions/listen` stream opened for the client after `initialize`, whose notifications reach the client as 2025-11-25 ones |
 //! | a result | converted to 2025-11-25: `resultType`, `ttlMs`, `cacheScope` and the reserved `io.modelcontextprotocol/` keys of `_meta` dropped (2025-11-25 names none of them) |
-//! | an `input_required` result | each `inputRequests` entry sent to the client as the request it is (elicitation, sampling, roots); when all are answered, the original request sent again with `inputResponses` and the `requestState` as it came; the client's answer is the final result |
+//! | an `input_required` result | each `inputRequests` entry sent to the client as the request it is (elicitation, sampling, roots); when all are answered, the original request sent again with `inputResponses` and the `requestState` as it came (at once when it asks nothing); the client's answer is the final result; after [`MAX_ROUNDS`] rounds the call fails (`-32603`) rather than loop |
 //! | an error | sent on as it is |
-//! | `notifications/cancelled` for a listen stream | the stream's end: an (un)subscribe waiting on it refused with why; any other cancel kept |
+//! | `notifications/cancelled` for a listen stream, or its response | the stream's end: an (un)subscribe waiting on it refused with why; the stream in effect opened again (three times at most); any other cancel kept |
 //! | notifications | `notifications/subscriptions/acknowledged` kept; the rest sent on, the subscription id dropped from `_meta` |
 //!
 //! A modern client and a legacy server ([`ToLegacy`]):
@@ -56,6 +56,7 @@
 //! | a request to the client (elicitation, sampling, roots) during a call | holds it, and answers the client's call (the newest still open) with an `input_required` result asking the same, with a `requestState` of its own |
 //! | a request to the client with no call open | an error to the server (`-32603`): a modern client takes no requests |
 //! | `ping` | answers it |
+//! | `notifications/progress` for a call the client has retried | sent with the retry's progress token (dropped if the retry has none): the client's first request is over for it |
 //! | `notifications/cancelled` for a question it asked | keeps it (on stdio a cancel from the server ends a listen stream), and drops the question if it still waits to be asked |
 //! | list-changed and resource-updated notifications | sent on the listen streams that asked for them; none when no stream is open |
 //!
@@ -86,7 +87,7 @@ mod to_legacy;
 mod to_modern;
 
 pub use to_legacy::ToLegacy;
-pub use to_modern::ToModern;
+pub use to_modern::{MAX_ROUNDS, ToModern};
 
 /// The protocol version of each era's side.
 pub const MODERN_VERSION: &str = "2026-07-28";

@@ -50,6 +50,10 @@ struct Call {
     seq: u64,
     /// The `requestState` of the round in progress, if any.
     state: Option<String>,
+    /// The progress token the server knows the call by, and, once the client
+    /// has retried, the retry's (the client's first request is over for it).
+    progress: Option<Value>,
+    progress_to: Option<Option<Value>>,
 }
 
 struct Held {
@@ -192,6 +196,8 @@ impl ToLegacy {
                             answer_to: id.clone(),
                             seq: self.next,
                             state: None,
+                            progress: msg.pointer("/params/_meta/progressToken").cloned(),
+                            progress_to: None,
                         };
                         self.calls.insert(key(&id), call);
                         out.push(Out::server(sent));
@@ -304,6 +310,7 @@ impl ToLegacy {
             None => {
                 if let Some(call) = self.calls.get_mut(&held.call) {
                     call.answer_to = id;
+                    call.progress_to = Some(msg.pointer("/params/_meta/progressToken").cloned());
                 }
                 self.held.insert(state.to_string(), held);
             }
@@ -497,7 +504,17 @@ impl ToLegacy {
         vec![Out::client(result_response(answer_to, to_value(&more)))]
     }
 
-    fn server_notification(&mut self, msg: Value, method: &str) -> Vec<Out> {
+    fn server_notification(&mut self, mut msg: Value, method: &str) -> Vec<Out> {
+        if method == "notifications/progress" {
+            // Progress of a call the client has retried goes to the retry's token, or nowhere.
+            let token = msg.pointer("/params/progressToken").cloned();
+            let retried = self.calls.values().find(|c| c.progress.is_some() && c.progress == token);
+            match retried.map(|c| c.progress_to.clone()) {
+                Some(Some(Some(to))) => msg["params"]["progressToken"] = to,
+                Some(Some(None)) => return Vec::new(),
+                _ => {}
+            }
+        }
         if method == "notifications/cancelled" {
             // The server gave up a question it asked (a modern client takes no
             // requests, and on stdio a cancel from the server ends a listen

@@ -48,14 +48,27 @@ struct Listening {
     wanted: BTreeSet<String>,
     /// (Un)subscribe requests, answered when `opening` is acknowledged.
     awaiting: Vec<Value>,
+    /// Streams opened again after the server ended the current one.
+    reopened: usize,
 }
+
+/// How often the bridge opens a listen stream again after the server ended
+/// the one in effect (a server that ends each at once is not chased).
+const REOPEN: usize = 3;
 
 struct Call {
     method: String,
     /// The request as sent to the server: sent again, with the answers, for a round.
     request: Value,
     round: Option<Round>,
+    /// The `input_required` rounds so far: a server that keeps asking is stopped at [`MAX_ROUNDS`].
+    rounds: usize,
 }
+
+/// The most `input_required` rounds one call may take through the bridge: a
+/// server that answers every retry with another round (with nothing to ask, a
+/// retry goes out at once) would otherwise loop with it for ever.
+pub const MAX_ROUNDS: usize = 32;
 
 /// An `input_required` round in progress.
 struct Round {
@@ -233,7 +246,13 @@ impl ToModern {
         }
         if self.listening.current.as_ref() == Some(id) {
             self.listening.current = None;
-            self.notes.push(why);
+            // The client still wants what it had: the stream opened again, a few times.
+            if self.listening.reopened < REOPEN {
+                self.listening.reopened += 1;
+                self.notes.push(format!("{why}; opened again"));
+                return self.relisten();
+            }
+            self.notes.push(format!("{why}; the client hears of no more changes"));
         }
         // Otherwise a stream the bridge cancelled.
         Vec::new()
@@ -259,7 +278,8 @@ impl ToModern {
         match converted {
             Ok(request) => {
                 let request = to_value(&request);
-                self.calls.insert(key(&id), Call { method: method.to_string(), request: request.clone(), round: None });
+                let call = Call { method: method.to_string(), request: request.clone(), round: None, rounds: 0 };
+                self.calls.insert(key(&id), call);
                 vec![Out::server(request)]
             }
             Err(e) => vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
@@ -428,6 +448,12 @@ impl ToModern {
                 return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
             }
         };
+        call.rounds += 1;
+        if call.rounds > MAX_ROUNDS {
+            self.calls.remove(&call_key);
+            let why = format!("the server asked for more input {MAX_ROUNDS} times; the bridge gives up the call");
+            return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, why))];
+        }
         let requests: BTreeMap<String, modern::InputRequest> =
             more.input_requests.unwrap_or_default().into_iter().collect();
         if requests.is_empty() {

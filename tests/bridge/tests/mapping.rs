@@ -466,3 +466,72 @@ fn a_modern_server_ending_a_listen_stream_with_a_cancel_answers_the_waiting_subs
         b.from_server(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77}}"#).is_empty()
     );
 }
+
+#[test]
+fn a_modern_server_that_asks_for_ever_is_stopped() {
+    let mut b = to_modern();
+    let request = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "spin"}});
+    one(b.from_client(&request.to_string()), To::Server);
+    // Nothing to ask, only a state: the retry goes out at once, up to the cap.
+    let again = json!({"jsonrpc": "2.0", "id": 9, "result": {"resultType": "input_required", "requestState": "s"}});
+    for _ in 0..mcp_era_bridge::MAX_ROUNDS {
+        let retry = one(b.from_server(&again.to_string()), To::Server);
+        assert_eq!((retry["id"].clone(), retry["params"]["requestState"].clone()), (json!(9), json!("s")));
+    }
+    let stopped = one(b.from_server(&again.to_string()), To::Client);
+    assert_eq!((stopped["id"].clone(), stopped["error"]["code"].clone()), (json!(9), json!(-32603)));
+    assert!(stopped["error"]["message"].as_str().unwrap().contains("more input"), "{stopped}");
+}
+
+#[test]
+fn progress_of_a_retried_call_goes_to_the_retrys_token() {
+    let mut b = to_legacy_idle();
+    let mut first = call(3, "count");
+    first["params"]["_meta"]["progressToken"] = json!("p1");
+    let sent = one(b.from_client(&first.to_string()), To::Server);
+    assert_eq!(sent["params"]["_meta"]["progressToken"], "p1");
+    let progress = |n: u64| json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "p1", "progress": n}});
+    // Before any round: as it is.
+    assert_eq!(one(b.from_server(&progress(1).to_string()), To::Client)["params"]["progressToken"], "p1");
+    let ask = json!({"jsonrpc": "2.0", "id": 70, "method": "roots/list"});
+    let more = one(b.from_server(&ask.to_string()), To::Client);
+    let key = more["result"]["inputRequests"].as_object().unwrap().keys().next().unwrap().clone();
+    let mut retry = call(4, "count");
+    retry["params"]["_meta"]["progressToken"] = json!("p2");
+    retry["params"]["requestState"] = more["result"]["requestState"].clone();
+    retry["params"]["inputResponses"] = json!({key: {"roots": []}});
+    one(b.from_client(&retry.to_string()), To::Server);
+    // After the retry: the server's progress on its token reaches the retry's.
+    assert_eq!(one(b.from_server(&progress(2).to_string()), To::Client)["params"]["progressToken"], "p2");
+}
+
+#[test]
+fn a_listen_stream_the_modern_server_ends_is_opened_again_a_few_times() {
+    let discovered = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
+        "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {"listChanged": true}}}});
+    let (_, found) = server_era(&discovered).unwrap();
+    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}});
+    let out = b.from_client(&init.to_string());
+    let mut stream = out[1].message["id"].clone();
+    let mut reopened = 0;
+    loop {
+        let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+            "_meta": {"io.modelcontextprotocol/subscriptionId": stream}, "notifications": {"toolsListChanged": true}}});
+        assert!(b.from_server(&ack.to_string()).is_empty());
+        let ended = json!({"jsonrpc": "2.0", "id": stream, "result": {}});
+        let out = b.from_server(&ended.to_string());
+        if out.is_empty() {
+            break;
+        }
+        let listen = one(out, To::Server);
+        assert_eq!(listen["method"], "subscriptions/listen");
+        assert_ne!(listen["id"], stream);
+        stream = listen["id"].clone();
+        reopened += 1;
+    }
+    assert_eq!(reopened, 3);
+    assert!(b.take_notes().last().unwrap().contains("no more changes"));
+}
