@@ -7,9 +7,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::{
-    ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, key, legacy, modern, read,
-    result_response, to_value,
+    ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, fits, fits_method, key, legacy,
+    legacy_versions, modern, read, result_response, result_type, to_value,
 };
+use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// The id of the `initialize` the bridge sends for the client.
 const INIT_ID: &str = "mcp-era-bridge-initialize";
@@ -22,6 +23,10 @@ pub struct ToLegacy {
     handshake_sent: bool,
     init: Option<legacy::InitializeResult>,
     failed: Option<String>,
+    /// The version the server answered the handshake with (one the bridge
+    /// speaks; an older one than [`LEGACY_VERSION`] has each message to the
+    /// server checked as its type).
+    version: &'static str,
     /// The client's messages that came before the handshake was done.
     queued: Vec<Value>,
     log_level: Option<String>,
@@ -82,6 +87,7 @@ impl ToLegacy {
             handshake_sent: false,
             init: None,
             failed: None,
+            version: LEGACY_VERSION,
             queued: Vec::new(),
             log_level: None,
             calls: HashMap::new(),
@@ -183,12 +189,18 @@ impl ToLegacy {
                     return out;
                 }
                 let converted = legacy::ClientRequest::try_from(request).map_err(|e| e.to_string());
+                let converted = converted.map(|r| to_value(&r)).and_then(|mut sent| {
+                    if let Some(params) = sent.get_mut("params") {
+                        drop_reserved_meta(params);
+                    }
+                    if self.version == LEGACY_VERSION {
+                        Ok(sent)
+                    } else {
+                        fits_method(self.version, &sent).map(|()| sent)
+                    }
+                });
                 match converted {
-                    Ok(r) => {
-                        let mut sent = to_value(&r);
-                        if let Some(params) = sent.get_mut("params") {
-                            drop_reserved_meta(params);
-                        }
+                    Ok(sent) => {
                         self.next += 1;
                         let call = Call {
                             method: method.to_string(),
@@ -207,6 +219,15 @@ impl ToLegacy {
             }
         }
         out
+    }
+
+    /// Whether a message reads as the server's version reads it (at
+    /// [`LEGACY_VERSION`] it is already read so), and if not, why.
+    fn for_server(&self, name: &str, value: &Value) -> Result<(), String> {
+        if self.version == LEGACY_VERSION {
+            return Ok(());
+        }
+        fits(self.version, name, value)
     }
 
     /// `server/discover`, answered from the `InitializeResult`.
@@ -280,13 +301,17 @@ impl ToLegacy {
                         "roots/list" => down::<modern::ListRootsResult, legacy::ListRootsResult>(response),
                         _ => Ok(response.clone()),
                     };
-                    match converted {
-                        Ok(mut r) => {
-                            if let Some(o) = r.as_object_mut() {
-                                o.remove("resultType");
-                            }
-                            result_response(server_id, r)
+                    let checked = converted.and_then(|mut r| {
+                        if let Some(o) = r.as_object_mut() {
+                            o.remove("resultType");
                         }
+                        match result_type(self.version, &method) {
+                            Some(name) => self.for_server(name, &r).map(|()| r),
+                            None => Ok(r),
+                        }
+                    });
+                    match checked {
+                        Ok(r) => result_response(server_id, r),
                         Err(e) => {
                             error_response(server_id, modern::INTERNAL_ERROR, format!("the client's answer: {e}"))
                         }
@@ -419,7 +444,20 @@ impl ToLegacy {
     /// The server's answer to the handshake: then the client's messages so far.
     fn initialized(&mut self, msg: Value) -> Vec<Out> {
         let result = msg.get("result").ok_or_else(|| format!("the server refused initialize: {}", msg["error"]));
-        let init = result.and_then(|r| read::<legacy::InitializeResult>(r, "InitializeResult"));
+        let init =
+            result.and_then(|r| read::<legacy::InitializeResult>(r, "InitializeResult")).and_then(
+                |init| match negotiate(Offer::Answered(&init.protocol_version), &legacy_versions()) {
+                    Some(version) => {
+                        self.version = version;
+                        Ok(init)
+                    }
+                    None => Err(format!(
+                        "the server answered initialize with protocol version {}, which the bridge does not speak ({})",
+                        init.protocol_version,
+                        legacy_versions().join(", ")
+                    )),
+                },
+            );
         let init = match init {
             Ok(init) => init,
             Err(e) => {

@@ -7,9 +7,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::{
-    ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, key, legacy, meta_mut, modern,
-    read, result_response, to_value,
+    ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, fits, fits_method, key, legacy,
+    legacy_versions, meta_mut, modern, read, result_response, result_type, to_value,
 };
+use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// The bridge between a legacy client and a modern server (see the crate docs'
 /// mapping).
@@ -17,6 +18,9 @@ pub struct ToModern {
     discovered: modern::DiscoverResult,
     /// The client's capabilities and info, from its `initialize`.
     client: Option<(modern::ClientCapabilities, Option<modern::Implementation>)>,
+    /// The version agreed with the client: the one it offered when the bridge
+    /// speaks it, else [`LEGACY_VERSION`].
+    version: &'static str,
     /// The level `logging/setLevel` asked for.
     log_level: Option<modern::LoggingLevel>,
     /// The client's requests sent to the server, by their id (the client's).
@@ -82,6 +86,7 @@ impl ToModern {
         ToModern {
             discovered,
             client: None,
+            version: LEGACY_VERSION,
             log_level: None,
             calls: HashMap::new(),
             asks: HashMap::new(),
@@ -120,18 +125,24 @@ impl ToModern {
         };
         match request {
             legacy::ClientRequest::InitializeRequest(init) => {
+                let offered = Offer::Initialize(&init.params.protocol_version);
+                self.version = negotiate(offered, &legacy_versions()).unwrap_or(LEGACY_VERSION);
                 let capabilities = modern::ClientCapabilities::from(init.params.capabilities);
                 self.client = Some((capabilities, Some(init.params.client_info.into())));
                 let d = &self.discovered;
                 let info = d.meta.as_ref().and_then(|m| m.io_modelcontextprotocol_server_info.clone());
                 let info = legacy::Implementation::from(info.unwrap_or_else(crate::bridge_info));
                 let mut result = legacy::InitializeResult::new(
-                    LEGACY_VERSION,
+                    self.version,
                     legacy::ServerCapabilities::from(d.capabilities.clone()),
                     info,
                 );
                 result.instructions = d.instructions.clone();
-                let mut out = vec![Out::client(result_response(id, to_value(&result)))];
+                let result = to_value(&result);
+                if let Err(e) = self.for_client("InitializeResult", &result) {
+                    return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
+                }
+                let mut out = vec![Out::client(result_response(id, result))];
                 // The list changes the server announces, on a stream opened for the client.
                 out.extend(self.relisten());
                 out
@@ -159,6 +170,23 @@ impl ToModern {
             }
             _ => self.forward(msg, method, id),
         }
+    }
+
+    /// Whether a message reads as the client's version reads it (at
+    /// [`LEGACY_VERSION`] it is already read so), and if not, why.
+    fn for_client(&self, name: &str, value: &Value) -> Result<(), String> {
+        if self.version == LEGACY_VERSION {
+            return Ok(());
+        }
+        fits(self.version, name, value)
+    }
+
+    /// The same for a request or notification, as the type of its method.
+    fn method_for_client(&self, value: &Value) -> Result<(), String> {
+        if self.version == LEGACY_VERSION {
+            return Ok(());
+        }
+        fits_method(self.version, value)
     }
 
     /// The client's `_meta` for the bridge's own requests.
@@ -409,9 +437,11 @@ impl ToModern {
             }
         }
         let converted = read::<modern::ServerNotification>(&msg, "ServerNotification")
-            .and_then(|n| legacy::ServerNotification::try_from(n).map_err(|e| e.to_string()));
+            .and_then(|n| legacy::ServerNotification::try_from(n).map_err(|e| e.to_string()))
+            .map(|n| to_value(&n))
+            .and_then(|n| self.method_for_client(&n).map(|()| n));
         match converted {
-            Ok(n) => vec![Out::client(to_value(&n))],
+            Ok(n) => vec![Out::client(n)],
             Err(e) => {
                 self.notes.push(format!("a notification from the server not sent on: {e}"));
                 Vec::new()
@@ -436,7 +466,11 @@ impl ToModern {
         if !(asking && ASKING.contains(&call.method.as_str())) {
             let method = call.method.clone();
             self.calls.remove(&call_key);
-            return match down_result(&method, result) {
+            let checked = down_result(&method, result).and_then(|r| match result_type(self.version, &method) {
+                Some(name) => self.for_client(name, &r).map(|()| r),
+                None => Ok(r),
+            });
+            return match checked {
                 Ok(r) => vec![Out::client(result_response(id, r))],
                 Err(e) => vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))],
             };
@@ -470,11 +504,13 @@ impl ToModern {
                 o.insert("jsonrpc".into(), json!("2.0"));
                 o.insert("id".into(), json!(ask_id));
             }
-            // As the client reads it: a 2025-11-25 server request.
-            if let Err(e) = read::<legacy::ServerRequest>(&message, "ServerRequest") {
+            // As the client reads it: a server request of its version.
+            let fit =
+                read::<legacy::ServerRequest>(&message, "ServerRequest").and_then(|_| self.method_for_client(&message));
+            if let Err(e) = fit {
                 self.calls.remove(&call_key);
                 self.asks.retain(|_, (c, _, _)| *c != call_key);
-                let why = format!("the server's input request {input_key} is no {LEGACY_VERSION} request: {e}");
+                let why = format!("the server's input request {input_key} is no {} request: {e}", self.version);
                 return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, why))];
             }
             let method = message["method"].as_str().unwrap_or_default().to_string();

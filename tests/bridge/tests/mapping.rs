@@ -535,3 +535,85 @@ fn a_listen_stream_the_modern_server_ends_is_opened_again_a_few_times() {
     assert_eq!(reopened, 3);
     assert!(b.take_notes().last().unwrap().contains("no more changes"));
 }
+
+/// A bridge between a legacy client that offered `version` and a modern server;
+/// the version the bridge answered.
+fn to_modern_at(version: &str) -> (Bridge, Value) {
+    let (_, found) = server_era(&discovered()).unwrap();
+    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": version, "capabilities": {"sampling": {}}, "clientInfo": {"name": "older", "version": "1"}}});
+    let answered = one(b.from_client(&init.to_string()), To::Client);
+    (b, answered["result"]["protocolVersion"].clone())
+}
+
+#[test]
+fn a_legacy_client_of_an_older_version_is_answered_in_it_and_sent_only_what_it_reads() {
+    // Each handshake version this crate has types for is answered as offered; any other gets 2025-11-25.
+    for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+        assert_eq!(to_modern_at(version).1, version);
+    }
+    assert_eq!(to_modern_at("2099-01-01").1, "2025-11-25");
+    assert_eq!(to_modern_at("2026-07-28").1, "2025-11-25", "2026-07-28 has no handshake");
+
+    // A result the client's version reads goes on as it is (what 2025-03-26 does
+    // not name kept, as the conversions keep it); one it cannot read is refused, naming where.
+    let (mut b, _) = to_modern_at("2025-03-26");
+    let call = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "t"}});
+    one(b.from_client(&call(1).to_string()), To::Server);
+    let text = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete",
+        "content": [{"type": "text", "text": "hi"}], "structuredContent": {"n": 1}}});
+    let answer = one(b.from_server(&text.to_string()), To::Client);
+    assert_eq!(answer["result"], json!({"content": [{"type": "text", "text": "hi"}], "structuredContent": {"n": 1}}));
+    one(b.from_client(&call(2).to_string()), To::Server);
+    let link = json!({"jsonrpc": "2.0", "id": 2, "result": {"resultType": "complete",
+        "content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}});
+    let refused = one(b.from_server(&link.to_string()), To::Client);
+    assert_eq!((refused["id"].clone(), refused["error"]["code"].clone()), (json!(2), json!(-32603)));
+    let why = refused["error"]["message"].as_str().unwrap();
+    assert!(why.contains("2025-03-26 CallToolResult") && why.contains("content[0]"), "{why}");
+    // The same result to a 2025-06-18 client, which has resource links: sent on.
+    let (mut newer, _) = to_modern_at("2025-06-18");
+    one(newer.from_client(&call(2).to_string()), To::Server);
+    assert_eq!(one(newer.from_server(&link.to_string()), To::Client)["result"]["content"][0]["type"], "resource_link");
+
+    // A question 2025-03-26 has no request for (elicitation came in 2025-06-18): the call fails with why.
+    one(b.from_client(&call(3).to_string()), To::Server);
+    let ask = json!({"jsonrpc": "2.0", "id": 3, "result": {"resultType": "input_required", "requestState": "s",
+        "inputRequests": {"q": {"method": "elicitation/create", "params": {"mode": "form", "message": "name?",
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}}}}});
+    let failed = one(b.from_server(&ask.to_string()), To::Client);
+    assert_eq!((failed["id"].clone(), failed["error"]["code"].clone()), (json!(3), json!(-32603)));
+    assert!(failed["error"]["message"].as_str().unwrap().contains("no 2025-03-26 request"), "{failed}");
+    // One it has (sampling) is asked.
+    one(b.from_client(&call(4).to_string()), To::Server);
+    let sample = json!({"jsonrpc": "2.0", "id": 4, "result": {"resultType": "input_required", "requestState": "s",
+        "inputRequests": {"q": {"method": "sampling/createMessage", "params": {"maxTokens": 5,
+            "messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}]}}}}});
+    assert_eq!(one(b.from_server(&sample.to_string()), To::Client)["method"], "sampling/createMessage");
+}
+
+#[test]
+fn a_legacy_server_of_an_older_version_is_spoken_to_in_it_and_an_unknown_version_fails_the_handshake() {
+    let handshake = |version: &str| {
+        let mut b = Bridge::new(Era::Modern, Era::Legacy, None).unwrap();
+        let first = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}});
+        let init = one(b.from_client(&first.to_string()), To::Server);
+        let answer = json!({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": version,
+            "capabilities": {"tools": {}}, "serverInfo": {"name": "old-server", "version": "2"}}});
+        let out = b.from_server(&answer.to_string());
+        (b, out)
+    };
+    let (mut b, out) = handshake("2025-03-26");
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[1].message["result"]["supportedVersions"], json!(["2026-07-28"]));
+    assert_eq!(one(b.from_client(&call(2, "t").to_string()), To::Server)["method"], "tools/call");
+
+    // A version the bridge has no types for: the client is told why, now and after.
+    let (mut b, out) = handshake("2023-01-01");
+    let refused = one(out, To::Client);
+    assert_eq!((refused["id"].clone(), refused["error"]["code"].clone()), (json!(1), json!(-32603)));
+    assert!(refused["error"]["message"].as_str().unwrap().contains("2023-01-01"), "{refused}");
+    let later = one(b.from_client(&call(2, "t").to_string()), To::Client);
+    assert_eq!(later["error"]["code"], -32603);
+}
