@@ -100,7 +100,7 @@ pub fn node() -> PathBuf {
     let dir = once(
         &installed().join("node"),
         &lock,
-        "@modelcontextprotocol/sdk 1.32.2, @modelcontextprotocol/client and /server 2.4.0 and @modelcontextprotocol/server-everything 2026.8.31 from the npm registry (https://registry.npmjs.org)",
+        "@modelcontextprotocol/sdk 1.32.2 and 1.12.3, @modelcontextprotocol/client and /server 2.4.0 and @modelcontextprotocol/server-everything 2026.8.31 from the npm registry (https://registry.npmjs.org)",
         |dir| {
             std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
             for f in ["package.json", "package-lock.json"] {

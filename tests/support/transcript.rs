@@ -186,6 +186,8 @@ pub fn judge_with(path: &Path, extensions: &[Extension]) -> Judged {
     let schema = SchemaJson::load(rev);
     let methods = mcp_spec_types::methods(revision).unwrap();
     let mut j = Judged { revision: revision.to_string(), ..Default::default() };
+    let split_responses =
+        mcp_spec_types::schema_types(revision).unwrap().iter().any(|t| t.name == "JSONRPCResultResponse");
     // Requests in flight, by the direction they went and their id.
     let mut pending: HashMap<(String, String), String> = HashMap::new();
     // The methods of the last `inputRequests`, by key.
@@ -215,11 +217,16 @@ pub fn judge_with(path: &Path, extensions: &[Extension]) -> Judged {
         // What the core keeps as unknown of a message an extension types is not unknown.
         let unknown_before = j.extensions.len();
         let whole = check_as(rev, &schema, "JSONRPCMessage", msg, &mut j, &at);
-        let expected_top = match kind {
-            "request" => vec!["JSONRPCRequest"],
-            "notification" => vec!["JSONRPCNotification"],
-            "result" => vec!["JSONRPCResponse", "JSONRPCResultResponse"],
-            _ => vec!["JSONRPCResponse", "JSONRPCErrorResponse"],
+        // Where the revision declares `JSONRPCResultResponse` (2025-11-25 on) a
+        // response is a union of it and an error response; before,
+        // `JSONRPCResponse` is the result and `JSONRPCError` the error.
+        let expected_top = match (kind, split_responses) {
+            ("request", _) => vec!["JSONRPCRequest"],
+            ("notification", _) => vec!["JSONRPCNotification"],
+            ("result", true) => vec!["JSONRPCResponse", "JSONRPCResultResponse"],
+            ("result", false) => vec!["JSONRPCResponse"],
+            (_, true) => vec!["JSONRPCResponse", "JSONRPCErrorResponse"],
+            (_, false) => vec!["JSONRPCError"],
         };
         let chosen: Vec<&str> = whole.iter().filter(|(p, _, _)| p.is_empty()).map(|(_, _, m)| m.as_str()).collect();
         if chosen != expected_top {

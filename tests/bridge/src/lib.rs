@@ -7,8 +7,11 @@
 //!   client capabilities and client info in every request's `_meta`, and a
 //!   server's questions to the user as `input_required` results that the client
 //!   answers by retrying with `inputResponses` and the `requestState`.
-//! - The **legacy** era (2025-11-25, the `initialize` handshake): capabilities
-//!   declared once, and a server's questions as requests to the client.
+//! - The **legacy** era (the `initialize` handshake, 2024-11-05 to 2025-11-25):
+//!   capabilities declared once, and a server's questions as requests to the
+//!   client. The bridge translates at 2025-11-25, and speaks to a legacy peer
+//!   in the older version it offers or answers, sending it only what that
+//!   version reads ([`legacy_versions`]).
 //!
 //! Every message is read with the generated types of its side's revision and
 //! crosses through the generated conversions (`mcp_spec_types::convert`); what
@@ -169,7 +172,7 @@ impl std::fmt::Display for Era {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Era::Modern => "modern (2026-07-28)",
-            Era::Legacy => "legacy (2025-11-25, initialize)",
+            Era::Legacy => "legacy (initialize, 2024-11-05 to 2025-11-25)",
         })
     }
 }

@@ -1,8 +1,8 @@
 //! The bridge between real SDKs of the two eras, both ways. Each session is
 //! recorded on both sides of the bridge by a proxy that is not ours
 //! (`tee_proxy.py`), and each side is judged with the generated types of its own
-//! revision: the client's side in the client's era, the server's in the
-//! server's. The bridge's own `--record` file is checked against the proxies'.
+//! revision: the client's side in the client's era (and version), the
+//! server's in the server's. The bridge's own `--record` file is checked against the proxies'.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -203,6 +203,32 @@ fn a_legacy_typescript_sdk_client_uses_a_modern_python_sdk_server_through_the_br
         let kind = format!("s2c notification {event}");
         assert_eq!((s.count(&kind), c.count(&kind)), (1, 1), "{event}: {:?} / {:?}", s.kinds, c.kinds);
     }
+    record_matches(&record, &client_side, &server_side);
+}
+
+#[test]
+fn an_older_hosts_typescript_sdk_client_at_2025_03_26_uses_a_modern_python_sdk_server_through_the_bridge() {
+    // The TypeScript SDK 1.12.3 offers 2025-03-26 and disconnects from a server
+    // that answers 2025-11-25: the bridge answers in the version offered, and
+    // sends only what that version reads.
+    let node = peers::node();
+    let client = vec!["node".to_string(), node.join("client_2025_03_26.mjs").display().to_string()];
+    let server = python("server.py", &[]);
+    let (_, client_side, server_side, record) = bridged("bridge-ts-2025-03-26-to-python-modern", &client, &[], &server);
+
+    // The client's side, judged with 2025-03-26's types: its version, as the bridge answered it.
+    let c = judged(&client_side);
+    assert_eq!(c.revision, "2025-03-26");
+    assert_eq!(c.count("c2s request initialize"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request sampling/createMessage"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request roots/list"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request elicitation/create"), 0, "{:?}", c.kinds);
+
+    // The server's side: 2026-07-28 only, the round answered by a retry.
+    let s = judged(&server_side);
+    assert_eq!(s.revision, "2026-07-28");
+    assert_eq!(s.count("c2s request initialize") + s.count("c2s request ping"), 0, "{:?}", s.kinds);
+    assert_eq!(s.count("s2c result InputRequiredResult"), 1, "{:?}", s.kinds);
     record_matches(&record, &client_side, &server_side);
 }
 

@@ -15,6 +15,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 const cmd = argv[0] === '--' ? argv.slice(1) : argv;
@@ -24,11 +25,6 @@ if (cmd.length === 0) {
 }
 
 const seen = [];
-function check(cond, what) {
-  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!cond) throw new Error(`check failed: ${what}`);
-}
-const textOf = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
 
 const client = new Client(
   { name: 'peers-ts-client', version: '0.1.0' },
@@ -118,23 +114,12 @@ async function main() {
     check(e.code === -32602, `unknown tool -> error ${e.code}`);
   }
 
-  const { prompts } = await client.listPrompts();
-  check(prompts.map((p) => p.name).join() === 'greet', 'prompts/list');
-  const p = await client.getPrompt({ name: 'greet', arguments: { name: 'Bob', style: 'formal' } });
-  check(p.messages[0].content.text.includes('formal greeting for Bob'), 'prompts/get');
-
-  const { resources } = await client.listResources();
-  check(resources.map((x) => x.uri).join() === 'demo://readme', 'resources/list');
+  await checkDemoPromptsAndResources(client);
   const { resourceTemplates } = await client.listResourceTemplates();
   check(resourceTemplates.map((t) => t.uriTemplate).join() === 'demo://users/{user_id}', 'resources/templates/list');
-  let rd = await client.readResource({ uri: 'demo://readme' });
+  const rd = await client.readResource({ uri: 'demo://readme' });
   check(rd.contents[0].text.startsWith('Hello from '), 'resources/read static');
-  rd = await client.readResource({ uri: 'demo://users/42' });
-  check(rd.contents[0].text.includes('"id": "42"'), 'resources/read template');
-
-  let c = await client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'style', value: 'f' } });
-  check(c.completion.values.join() === 'friendly,formal', `completion/complete prompt -> ${c.completion.values}`);
-  c = await client.complete({
+  const c = await client.complete({
     ref: { type: 'ref/resource', uri: 'demo://users/{user_id}' },
     argument: { name: 'user_id', value: '4' },
   });
@@ -146,13 +131,4 @@ async function main() {
   console.log('all checks passed');
 }
 
-let code = 0;
-try {
-  await main();
-} catch (e) {
-  console.error(e);
-  code = 1;
-} finally {
-  await client.close();
-}
-process.exit(code);
+await run(client, main);

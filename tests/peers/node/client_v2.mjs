@@ -14,6 +14,7 @@
 // Exits 0 when every check passes, 1 otherwise.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 let negotiation = 'auto';
@@ -30,11 +31,6 @@ if (cmd.length === 0 || !['auto', 'pinned'].includes(negotiation) || !['demo', '
 }
 
 const seen = [];
-function check(cond, what) {
-  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!cond) throw new Error(`check failed: ${what}`);
-}
-const textOf = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
 
 const mode = negotiation === 'pinned' ? { pin: '2026-07-28' } : 'auto';
 const client = new Client(
@@ -120,28 +116,8 @@ async function main() {
   r = await client.callTool({ name: 'haiku_with_roots', arguments: { topic: 'frogs' } });
   check(textOf(r).includes('an old silent pond') && textOf(r).includes('file:///tmp/peers-research'), `sampling+roots: ${textOf(r)}`);
 
-  const { prompts } = await client.listPrompts();
-  check(prompts.map((p) => p.name).join() === 'greet', 'prompts/list');
-  const p = await client.getPrompt({ name: 'greet', arguments: { name: 'Bob', style: 'formal' } });
-  check(p.messages[0].content.text.includes('formal greeting for Bob'), 'prompts/get');
-
-  const { resources } = await client.listResources();
-  check(resources.map((x) => x.uri).join() === 'demo://readme', 'resources/list');
-  const rd = await client.readResource({ uri: 'demo://users/42' });
-  check(rd.contents[0].text.includes('"id": "42"'), 'resources/read template');
-
-  const c = await client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'style', value: 'f' } });
-  check(c.completion.values.join() === 'friendly,formal', `completion/complete prompt -> ${c.completion.values}`);
+  await checkDemoPromptsAndResources(client);
   console.log('all checks passed');
 }
 
-let code = 0;
-try {
-  await main();
-} catch (e) {
-  console.error(e);
-  code = 1;
-} finally {
-  await client.close();
-}
-process.exit(code);
+await run(client, main);

@@ -1,0 +1,42 @@
+// What the TypeScript client scripts share: a check that prints and throws, a
+// result's text, the checks of the demo server's prompts, resources and
+// completions (tests/peers/python/server.py and its twins), and the run that
+// closes the client and exits 0 or 1. Each SDK's client has the same methods
+// for these.
+
+export function check(cond, what) {
+  console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!cond) throw new Error(`check failed: ${what}`);
+}
+
+export const textOf = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+
+// The demo server's prompt, its resource and resource template, and a prompt completion.
+export async function checkDemoPromptsAndResources(client) {
+  const { prompts } = await client.listPrompts();
+  check(prompts.map((p) => p.name).join() === 'greet', 'prompts/list');
+  const p = await client.getPrompt({ name: 'greet', arguments: { name: 'Bob', style: 'formal' } });
+  check(p.messages[0].content.text.includes('formal greeting for Bob'), 'prompts/get');
+
+  const { resources } = await client.listResources();
+  check(resources.map((x) => x.uri).join() === 'demo://readme', 'resources/list');
+  const rd = await client.readResource({ uri: 'demo://users/42' });
+  check(rd.contents[0].text.includes('"id": "42"'), 'resources/read template');
+
+  const c = await client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'style', value: 'f' } });
+  check(c.completion.values.join() === 'friendly,formal', `completion/complete prompt -> ${c.completion.values}`);
+}
+
+// Runs `main`, closes the client, and exits 0 when every check passed, 1 otherwise.
+export async function run(client, main) {
+  let code = 0;
+  try {
+    await main();
+  } catch (e) {
+    console.error(e);
+    code = 1;
+  } finally {
+    await client.close();
+  }
+  process.exit(code);
+}

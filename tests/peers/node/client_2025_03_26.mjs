@@ -1,0 +1,64 @@
+// An older host's client: the official TypeScript SDK 1.12.3 (installed as
+// sdk-2025-03-26), whose newest protocol version is 2025-03-26. It offers that in
+// `initialize` and disconnects from a server that answers with a version it does
+// not support (2025-11-25 among them). It has sampling and roots, no elicitation.
+//
+//   node client_2025_03_26.mjs -- <server command> [args...]
+//
+// Exits 0 when every check passes, 1 otherwise.
+import { Client } from 'sdk-2025-03-26/client/index.js';
+import { StdioClientTransport } from 'sdk-2025-03-26/client/stdio.js';
+import { CreateMessageRequestSchema, LATEST_PROTOCOL_VERSION, ListRootsRequestSchema } from 'sdk-2025-03-26/types.js';
+import { check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
+
+const argv = process.argv.slice(2);
+const cmd = argv[0] === '--' ? argv.slice(1) : argv;
+if (cmd.length === 0) {
+  console.error('usage: node client_2025_03_26.mjs -- <server command> [args...]');
+  process.exit(2);
+}
+
+
+const client = new Client({ name: 'peers-ts-client-2025-03-26', version: '0.1.0' }, { capabilities: { sampling: {}, roots: {} } });
+const seen = [];
+client.setRequestHandler(CreateMessageRequestSchema, async () => {
+  seen.push('sample');
+  return { role: 'assistant', content: { type: 'text', text: 'an old silent pond' }, model: 'fake-llm', stopReason: 'endTurn' };
+});
+client.setRequestHandler(ListRootsRequestSchema, async () => {
+  seen.push('roots');
+  return { roots: [{ uri: 'file:///tmp/peers-research', name: 'work' }] };
+});
+
+const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
+
+async function main() {
+  check(LATEST_PROTOCOL_VERSION === '2025-03-26', `the SDK offers ${LATEST_PROTOCOL_VERSION}`);
+  // Throws when the answered version is not one this SDK supports.
+  await client.connect(transport);
+  console.log(`initialized; server=${JSON.stringify(client.getServerVersion())}`);
+  check(client.getServerCapabilities()?.tools !== undefined, 'initialize: server has tools capability');
+
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  check(['add', 'echo', 'haiku_with_roots'].every((n) => names.includes(n)), `tools/list -> ${names}`);
+  let r = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+  check(textOf(r) === 'hi' && !r.isError, 'tools/call echo');
+  r = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+  check(textOf(r) === '5' && !r.isError, `tools/call add -> ${textOf(r)}`);
+
+  // The modern server's input_required round, asked of this client as two requests.
+  r = await client.callTool({ name: 'haiku_with_roots', arguments: { topic: 'frogs' } });
+  check(textOf(r).includes('an old silent pond') && textOf(r).includes('file:///tmp/peers-research'), `sampling+roots: ${textOf(r)}`);
+  check(seen.includes('sample') && seen.includes('roots'), `both asked: ${JSON.stringify(seen)}`);
+
+  await checkDemoPromptsAndResources(client);
+  const rd = await client.readResource({ uri: 'demo://readme' });
+  check(rd.contents[0].text.startsWith('Hello from '), 'resources/read static');
+
+  const pong = await client.ping();
+  check(pong !== null && typeof pong === 'object', `ping -> ${JSON.stringify(pong)}`);
+  console.log('all checks passed');
+}
+
+await run(client, main);
