@@ -40,3 +40,18 @@ export async function run(client, main) {
   }
   process.exit(code);
 }
+
+// The canned answers to a server's questions, each noting in `seen` that it was asked:
+// { sampling, roots }, handlers to register under each SDK's own key for the method.
+export function cannedAnswers(seen) {
+  return {
+    sampling: async () => {
+      seen.push('sample');
+      return { role: 'assistant', content: { type: 'text', text: 'an old silent pond' }, model: 'fake-llm', stopReason: 'endTurn' };
+    },
+    roots: async () => {
+      seen.push('roots');
+      return { roots: [{ uri: 'file:///tmp/peers-research', name: 'work' }] };
+    },
+  };
+}

@@ -15,7 +15,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
+import { cannedAnswers, check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 const cmd = argv[0] === '--' ? argv.slice(1) : argv;
@@ -39,14 +39,9 @@ client.setRequestHandler(ElicitRequestSchema, async (req) => {
   const content = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, canned[v.type] ?? 'x']));
   return { action: 'accept', content };
 });
-client.setRequestHandler(CreateMessageRequestSchema, async () => {
-  seen.push('sample');
-  return { role: 'assistant', content: { type: 'text', text: 'an old silent pond' }, model: 'fake-llm', stopReason: 'endTurn' };
-});
-client.setRequestHandler(ListRootsRequestSchema, async () => {
-  seen.push('roots');
-  return { roots: [{ uri: 'file:///tmp/peers-research', name: 'work' }] };
-});
+const answers = cannedAnswers(seen);
+client.setRequestHandler(CreateMessageRequestSchema, answers.sampling);
+client.setRequestHandler(ListRootsRequestSchema, answers.roots);
 
 // Pass the full environment: by default the SDK forwards only HOME, LOGNAME, PATH, SHELL, TERM, USER.
 const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });

@@ -9,7 +9,7 @@
 import { Client } from 'sdk-2025-03-26/client/index.js';
 import { StdioClientTransport } from 'sdk-2025-03-26/client/stdio.js';
 import { CreateMessageRequestSchema, LATEST_PROTOCOL_VERSION, ListRootsRequestSchema } from 'sdk-2025-03-26/types.js';
-import { check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
+import { cannedAnswers, check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 const cmd = argv[0] === '--' ? argv.slice(1) : argv;
@@ -21,14 +21,9 @@ if (cmd.length === 0) {
 
 const client = new Client({ name: 'peers-ts-client-2025-03-26', version: '0.1.0' }, { capabilities: { sampling: {}, roots: {} } });
 const seen = [];
-client.setRequestHandler(CreateMessageRequestSchema, async () => {
-  seen.push('sample');
-  return { role: 'assistant', content: { type: 'text', text: 'an old silent pond' }, model: 'fake-llm', stopReason: 'endTurn' };
-});
-client.setRequestHandler(ListRootsRequestSchema, async () => {
-  seen.push('roots');
-  return { roots: [{ uri: 'file:///tmp/peers-research', name: 'work' }] };
-});
+const answers = cannedAnswers(seen);
+client.setRequestHandler(CreateMessageRequestSchema, answers.sampling);
+client.setRequestHandler(ListRootsRequestSchema, answers.roots);
 
 const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
 

@@ -14,7 +14,7 @@
 // Exits 0 when every check passes, 1 otherwise.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
+import { cannedAnswers, check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 let negotiation = 'auto';
@@ -48,14 +48,9 @@ client.setRequestHandler('elicitation/create', async (req) => {
   const content = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, canned[v.type] ?? 'x']));
   return { action: 'accept', content };
 });
-client.setRequestHandler('sampling/createMessage', async () => {
-  seen.push('sample');
-  return { role: 'assistant', content: { type: 'text', text: 'an old silent pond' }, model: 'fake-llm', stopReason: 'endTurn' };
-});
-client.setRequestHandler('roots/list', async () => {
-  seen.push('roots');
-  return { roots: [{ uri: 'file:///tmp/peers-research', name: 'work' }] };
-});
+const answers = cannedAnswers(seen);
+client.setRequestHandler('sampling/createMessage', answers.sampling);
+client.setRequestHandler('roots/list', answers.roots);
 
 const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
 
