@@ -239,6 +239,8 @@ fn run(o: Options) -> Result<(), String> {
                 }
             };
             if o.server_era == Some(Era::Modern) && era != Era::Modern {
+                drop(wires.server_in.take());
+                reap(&mut child, Ending::StdinClosed(Instant::now() + GRACE));
                 return Err("--server-era modern, but the server did not answer server/discover".into());
             }
             (era, found)
