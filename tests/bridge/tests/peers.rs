@@ -333,3 +333,31 @@ fn a_modern_typescript_sdk_v2_client_uses_the_legacy_reference_server_through_th
     );
     record_matches(&record, &client_side, &server_side);
 }
+
+#[test]
+fn a_modern_typescript_sdk_v2_client_uses_an_older_legacy_server_at_2025_03_26_through_the_bridge() {
+    // The TypeScript SDK 1.12.3's server answers the bridge's 2025-11-25 with
+    // 2025-03-26: the bridge speaks that to it, each request checked as its type.
+    let node = peers::node();
+    let server = vec!["node".to_string(), node.join("server_2025_03_26.mjs").display().to_string()];
+    let client = vec![
+        "node".to_string(),
+        node.join("client_v2.mjs").display().to_string(),
+        "--negotiation".into(),
+        "pinned".into(),
+        "--surface".into(),
+        "everything-2025-03-26".into(),
+    ];
+    let (_, client_side, server_side, record) = bridged("bridge-ts-v2-pinned-to-ts-2025-03-26", &client, &[], &server);
+    let c = judged(&client_side);
+    assert_eq!(c.revision, "2026-07-28");
+    assert_eq!(c.count("s2c request"), 0, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c result InputRequiredResult"), 2, "sampling, roots: {:?}", c.kinds);
+    // The server's side, judged with 2025-03-26's types: the version it answered.
+    let s = judged(&server_side);
+    assert_eq!(s.revision, "2025-03-26");
+    assert_eq!(s.count("c2s request initialize"), 1, "{:?}", s.kinds);
+    assert_eq!(s.count("s2c request sampling/createMessage"), 1, "{:?}", s.kinds);
+    assert_eq!(s.count("s2c request roots/list"), 1, "{:?}", s.kinds);
+    record_matches(&record, &client_side, &server_side);
+}

@@ -9,7 +9,8 @@
 //
 // `--surface demo` (the default) checks a server with the surface of tests/peers/python/server.py;
 // `--surface everything` the reference server's tools that ask the client (sampling, elicitation,
-// roots), its prompts and resources.
+// roots), its prompts and resources; `--surface everything-2025-03-26` the same without
+// elicitation, which 2025-03-26 has not (server_2025_03_26.mjs).
 //
 // Exits 0 when every check passes, 1 otherwise.
 import { Client } from '@modelcontextprotocol/client';
@@ -25,8 +26,9 @@ while (argv[0] === '--negotiation' || argv[0] === '--surface') {
   argv.splice(0, 2);
 }
 const cmd = argv[0] === '--' ? argv.slice(1) : argv;
-if (cmd.length === 0 || !['auto', 'pinned'].includes(negotiation) || !['demo', 'everything'].includes(surface)) {
-  console.error('usage: node client_v2.mjs [--negotiation auto|pinned] [--surface demo|everything] -- <server command> [args...]');
+const surfaces = ['demo', 'everything', 'everything-2025-03-26'];
+if (cmd.length === 0 || !['auto', 'pinned'].includes(negotiation) || !surfaces.includes(surface)) {
+  console.error(`usage: node client_v2.mjs [--negotiation auto|pinned] [--surface ${surfaces.join('|')}] -- <server command> [args...]`);
   process.exit(2);
 }
 
@@ -54,10 +56,11 @@ client.setRequestHandler('roots/list', answers.roots);
 
 const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
 
-async function everything() {
+async function everything({ elicitation }) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
-  const wanted = ['echo', 'get-sum', 'trigger-sampling-request', 'trigger-elicitation-request', 'get-roots-list'];
+  const wanted = ['echo', 'get-sum', 'trigger-sampling-request', 'get-roots-list'];
+  if (elicitation) wanted.push('trigger-elicitation-request');
   check(wanted.every((n) => names.includes(n)), `tools/list -> ${names.length} tools, with ${wanted}`);
   let r = await client.callTool({ name: 'echo', arguments: { message: 'hello through the bridge' } });
   check(textOf(r) === 'Echo: hello through the bridge', `tools/call echo: ${textOf(r)}`);
@@ -66,9 +69,11 @@ async function everything() {
   seen.length = 0;
   r = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } });
   check(textOf(r).includes('an old silent pond') && seen.join() === 'sample', `sampling, asked through the bridge: ${seen}`);
-  seen.length = 0;
-  r = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
-  check(textOf(r).includes('Ada') && seen.length === 1, `elicitation, asked through the bridge: ${textOf(r).slice(0, 50)}`);
+  if (elicitation) {
+    seen.length = 0;
+    r = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+    check(textOf(r).includes('Ada') && seen.length === 1, `elicitation, asked through the bridge: ${textOf(r).slice(0, 50)}`);
+  }
   seen.length = 0;
   r = await client.callTool({ name: 'get-roots-list', arguments: {} });
   check(textOf(r).includes('file:///tmp/peers-research') && seen.includes('roots'), `roots, asked through the bridge: ${seen}`);
@@ -87,8 +92,8 @@ async function main() {
   const version = client.getNegotiatedProtocolVersion();
   console.log(`connected; protocol ${version}; server=${JSON.stringify(client.getServerVersion())}`);
   check(version === '2026-07-28', `negotiated ${version}`);
-  if (surface === 'everything') {
-    await everything();
+  if (surface !== 'demo') {
+    await everything({ elicitation: surface === 'everything' });
     console.log('all checks passed');
     return;
   }
