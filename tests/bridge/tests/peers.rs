@@ -146,6 +146,13 @@ fn example_server() -> PathBuf {
     bin
 }
 
+/// `node` running one of the installed peer scripts (or a package's entry), with `args`.
+fn node(script: &str, args: &[&str]) -> Vec<String> {
+    let mut v = vec!["node".to_string(), peers::node().join(script).display().to_string()];
+    v.extend(args.iter().map(|a| a.to_string()));
+    v
+}
+
 fn python(script: &str, args: &[&str]) -> Vec<String> {
     let mut v = vec![peers::python().display().to_string(), peers::python_script(script).display().to_string()];
     v.extend(args.iter().map(|a| a.to_string()));
@@ -154,8 +161,7 @@ fn python(script: &str, args: &[&str]) -> Vec<String> {
 
 #[test]
 fn a_legacy_typescript_sdk_client_uses_a_modern_python_sdk_server_through_the_bridge() {
-    let node = peers::node();
-    let client = vec!["node".to_string(), node.join("client.mjs").display().to_string()];
+    let client = node("client.mjs", &[]);
     let server = python("server.py", &[]);
     let (_, client_side, server_side, record) = bridged("bridge-ts-legacy-to-python-modern", &client, &[], &server);
 
@@ -211,8 +217,7 @@ fn an_older_hosts_typescript_sdk_client_at_2025_03_26_uses_a_modern_python_sdk_s
     // The TypeScript SDK 1.12.3 offers 2025-03-26 and disconnects from a server
     // that answers 2025-11-25: the bridge answers in the version offered, and
     // sends only what that version reads.
-    let node = peers::node();
-    let client = vec!["node".to_string(), node.join("client_2025_03_26.mjs").display().to_string()];
+    let client = node("client_2025_03_26.mjs", &[]);
     let server = python("server.py", &[]);
     let (_, client_side, server_side, record) = bridged("bridge-ts-2025-03-26-to-python-modern", &client, &[], &server);
 
@@ -234,9 +239,7 @@ fn an_older_hosts_typescript_sdk_client_at_2025_03_26_uses_a_modern_python_sdk_s
 
 #[test]
 fn a_modern_python_sdk_client_uses_the_legacy_reference_server_through_the_bridge() {
-    let node = peers::node();
-    let everything = node.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    let server = vec!["node".to_string(), everything.display().to_string()];
+    let server = node("node_modules/@modelcontextprotocol/server-everything/dist/index.js", &[]);
     for mode in ["pinned", "modern"] {
         let client = python("client_everything.py", &["--mode", mode]);
         let (_, client_side, server_side, record) =
@@ -283,11 +286,9 @@ fn a_modern_python_sdk_client_uses_the_example_servers_legacy_side_through_the_b
 
 #[test]
 fn a_legacy_typescript_sdk_client_uses_a_modern_only_typescript_sdk_v2_server_through_the_bridge() {
-    let node = peers::node();
-    let client = vec!["node".to_string(), node.join("client.mjs").display().to_string()];
+    let client = node("client.mjs", &[]);
     // `--legacy reject`: the server refuses the initialize handshake; only the bridge lets this client in.
-    let server =
-        vec!["node".to_string(), node.join("server_v2.mjs").display().to_string(), "--legacy".into(), "reject".into()];
+    let server = node("server_v2.mjs", &["--legacy", "reject"]);
     let (_, client_side, server_side, record) = bridged("bridge-ts-legacy-to-ts-v2-modern", &client, &[], &server);
     let c = judged(&client_side);
     assert_eq!(c.revision, "2025-11-25");
@@ -303,17 +304,8 @@ fn a_legacy_typescript_sdk_client_uses_a_modern_only_typescript_sdk_v2_server_th
 
 #[test]
 fn a_modern_typescript_sdk_v2_client_uses_the_legacy_reference_server_through_the_bridge() {
-    let node = peers::node();
-    let everything = node.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    let server = vec!["node".to_string(), everything.display().to_string()];
-    let client = vec![
-        "node".to_string(),
-        node.join("client_v2.mjs").display().to_string(),
-        "--negotiation".into(),
-        "pinned".into(),
-        "--surface".into(),
-        "everything".into(),
-    ];
+    let server = node("node_modules/@modelcontextprotocol/server-everything/dist/index.js", &[]);
+    let client = node("client_v2.mjs", &["--negotiation", "pinned", "--surface", "everything"]);
     let (_, client_side, server_side, record) =
         bridged("bridge-ts-v2-pinned-to-everything-legacy", &client, &[], &server);
     let c = judged(&client_side);
@@ -338,16 +330,8 @@ fn a_modern_typescript_sdk_v2_client_uses_the_legacy_reference_server_through_th
 fn a_modern_typescript_sdk_v2_client_uses_an_older_legacy_server_at_2025_03_26_through_the_bridge() {
     // The TypeScript SDK 1.12.3's server answers the bridge's 2025-11-25 with
     // 2025-03-26: the bridge speaks that to it, each request checked as its type.
-    let node = peers::node();
-    let server = vec!["node".to_string(), node.join("server_2025_03_26.mjs").display().to_string()];
-    let client = vec![
-        "node".to_string(),
-        node.join("client_v2.mjs").display().to_string(),
-        "--negotiation".into(),
-        "pinned".into(),
-        "--surface".into(),
-        "everything-2025-03-26".into(),
-    ];
+    let server = node("server_2025_03_26.mjs", &[]);
+    let client = node("client_v2.mjs", &["--negotiation", "pinned", "--surface", "everything-2025-03-26"]);
     let (_, client_side, server_side, record) = bridged("bridge-ts-v2-pinned-to-ts-2025-03-26", &client, &[], &server);
     let c = judged(&client_side);
     assert_eq!(c.revision, "2026-07-28");
