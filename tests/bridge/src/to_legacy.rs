@@ -1,10 +1,10 @@
 //! A modern client (2026-07-28) and a legacy server (2025-11-25, `initialize`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::{
     ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, fits, fits_method, key, legacy,
@@ -40,6 +40,10 @@ pub struct ToLegacy {
     /// The bridge's own requests to the server (`resources/subscribe`,
     /// `logging/setLevel`), whose answers go nowhere.
     own: Vec<String>,
+    /// Calls the bridge told the server are over (the client cancelled them, or
+    /// lacked a capability they needed), by the id the server knows: its late
+    /// answer goes nowhere.
+    ended: BTreeSet<String>,
     next: u64,
     notes: Vec<String>,
 }
@@ -59,6 +63,9 @@ struct Call {
     /// has retried, the retry's (the client's first request is over for it).
     progress: Option<Value>,
     progress_to: Option<Option<Value>>,
+    /// The client capabilities the client's latest request for the call
+    /// declared (2026-07-28 declares them per request).
+    capabilities: Value,
 }
 
 struct Held {
@@ -94,6 +101,7 @@ impl ToLegacy {
             held: HashMap::new(),
             listens: Vec::new(),
             own: Vec::new(),
+            ended: BTreeSet::new(),
             next: 0,
             notes: Vec::new(),
         }
@@ -155,6 +163,19 @@ impl ToLegacy {
     }
 
     fn request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
+        // The version each request names is checked, as a 2026-07-28 server
+        // checks it (`server/discover` is answered whatever it names: it is how
+        // a client learns what to name).
+        let requested = msg.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str);
+        if let Some(requested) = requested
+            && requested != MODERN_VERSION
+            && method != "server/discover"
+        {
+            let error = json!({"code": modern::UNSUPPORTED_PROTOCOL_VERSION,
+                "message": format!("Unsupported protocol version: {requested}"),
+                "data": {"supported": [MODERN_VERSION], "requested": requested}});
+            return vec![Out::client(json!({"jsonrpc": "2.0", "id": id, "error": error}))];
+        }
         let request: modern::ClientRequest = match read(&msg, "ClientRequest") {
             Ok(r) => r,
             Err(e) => return vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
@@ -210,6 +231,7 @@ impl ToLegacy {
                             state: None,
                             progress: msg.pointer("/params/_meta/progressToken").cloned(),
                             progress_to: None,
+                            capabilities: declared_capabilities(&msg),
                         };
                         self.calls.insert(key(&id), call);
                         out.push(Out::server(sent));
@@ -336,6 +358,7 @@ impl ToLegacy {
                 if let Some(call) = self.calls.get_mut(&held.call) {
                     call.answer_to = id;
                     call.progress_to = Some(msg.pointer("/params/_meta/progressToken").cloned());
+                    call.capabilities = declared_capabilities(msg);
                 }
                 self.held.insert(state.to_string(), held);
             }
@@ -361,6 +384,7 @@ impl ToLegacy {
             let cancelled = self.calls.iter().find(|(_, c)| c.answer_to == id).map(|(k, _)| k.clone());
             if let Some(call) = cancelled.and_then(|k| self.calls.remove(&k)) {
                 msg["params"]["requestId"] = call.server_id.clone();
+                self.ended.insert(key(&call.server_id));
                 if let Some(held) = call.state.and_then(|s| self.held.remove(&s)) {
                     let why = "the client cancelled the request this was asked through";
                     let asked = held.asked.into_values().map(|(server_id, _)| server_id);
@@ -414,7 +438,11 @@ impl ToLegacy {
             return Vec::new();
         }
         let Some(call) = self.calls.remove(&key(&id)) else {
-            self.notes.push(format!("a response from the server to no request: {msg}"));
+            if self.ended.remove(&key(&id)) {
+                self.notes.push(format!("the server answered {id}, a call already over for the client"));
+            } else {
+                self.notes.push(format!("a response from the server to no request: {msg}"));
+            }
             return Vec::new();
         };
         let answer = match msg.get("result") {
@@ -504,6 +532,17 @@ impl ToLegacy {
             let why = format!("no request of the {MODERN_VERSION} client is open to ask it through");
             return vec![Out::server(error_response(server_id, modern::INTERNAL_ERROR, why))];
         };
+        // A question the call's client did not declare the capability for (checked
+        // when it is asked, not while the client answers another round).
+        let method = request["method"].as_str().unwrap_or_default().to_string();
+        let call = &self.calls[&call_key];
+        let answering = call.state.as_ref().and_then(|s| self.held.get(s)).is_some_and(|h| h.waiting);
+        if let Some(needed) = capability_for(&method)
+            && !answering
+            && call.capabilities.get(needed).is_none()
+        {
+            return self.lacking(&call_key, server_id, needed, &method);
+        }
         let state = match self.calls[&call_key].state.clone() {
             Some(s) => s,
             None => {
@@ -524,7 +563,6 @@ impl ToLegacy {
             held.queued.push((server_id, request));
             return Vec::new();
         }
-        let method = request["method"].as_str().unwrap_or_default().to_string();
         // As a 2026-07-28 input request: the method and params, no JSON-RPC envelope.
         let ask = json!({"method": method, "params": request.get("params").cloned().unwrap_or(json!({}))});
         let ask = match read::<legacy::ServerRequest>(&request, "ServerRequest")
@@ -540,6 +578,33 @@ impl ToLegacy {
         let more = modern::InputRequiredResult::new().with_input_requests(requests).with_request_state(state);
         let answer_to = self.calls[&call_key].answer_to.clone();
         vec![Out::client(result_response(answer_to, to_value(&more)))]
+    }
+
+    /// The call needs a capability its client did not declare: the client is
+    /// answered as a 2026-07-28 server answers it (`-32021`, naming the
+    /// capability), the server's question refused as a client without the
+    /// capability refuses it, and the server told the call is over.
+    fn lacking(&mut self, call_key: &str, server_id: Value, needed: &str, method: &str) -> Vec<Out> {
+        let call = self.calls.remove(call_key).expect("the caller found it");
+        let why = format!("{method}: the client did not declare the {needed} capability for this request");
+        let mut out = vec![Out::server(error_response(server_id, modern::METHOD_NOT_FOUND, why.clone()))];
+        if let Some(held) = call.state.as_ref().and_then(|s| self.held.remove(s)) {
+            let queued = held.queued.into_iter().map(|(server_id, _)| server_id);
+            for server_id in held.asked.into_values().map(|(server_id, _)| server_id).chain(queued) {
+                let why = "the request this was asked through has failed";
+                out.push(Out::server(error_response(server_id, modern::INTERNAL_ERROR, why)));
+            }
+        }
+        let reason = format!("the client lacks the {needed} capability");
+        out.push(Out::server(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": call.server_id, "reason": reason}})));
+        self.ended.insert(key(&call.server_id));
+        let mut required = Map::new();
+        required.insert(needed.to_string(), json!({}));
+        let error = json!({"code": modern::MISSING_REQUIRED_CLIENT_CAPABILITY, "message": why,
+            "data": {"requiredCapabilities": required}});
+        out.push(Out::client(json!({"jsonrpc": "2.0", "id": call.answer_to, "error": error})));
+        out
     }
 
     fn server_notification(&mut self, mut msg: Value, method: &str) -> Vec<Out> {
@@ -658,4 +723,19 @@ fn up_result(method: &str, result: &Value) -> Result<Value, String> {
         "completion/complete" => up::<legacy::CompleteResult, modern::CompleteResult>(&result),
         _ => Ok(result),
     }
+}
+
+/// The client capability a server's question needs.
+fn capability_for(method: &str) -> Option<&'static str> {
+    match method {
+        "elicitation/create" => Some("elicitation"),
+        "sampling/createMessage" => Some("sampling"),
+        "roots/list" => Some("roots"),
+        _ => None,
+    }
+}
+
+/// The client capabilities a modern request declares in its `_meta`.
+fn declared_capabilities(msg: &Value) -> Value {
+    msg.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities").cloned().unwrap_or(Value::Null)
 }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 fn meta() -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"sampling": {}},
+        "io.modelcontextprotocol/clientCapabilities": {"sampling": {}, "roots": {}},
         "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"}
     })
 }
@@ -137,7 +137,7 @@ fn to_legacy() -> Bridge {
     let first = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}});
     let init = one(b.from_client(&first.to_string()), To::Server);
     assert_eq!(init["method"], "initialize");
-    assert_eq!(init["params"]["capabilities"], json!({"sampling": {}}));
+    assert_eq!(init["params"]["capabilities"], json!({"sampling": {}, "roots": {}}));
     assert_eq!(init["params"]["clientInfo"]["name"], "c");
     // A second message before the handshake is done waits.
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta()}});
@@ -616,4 +616,56 @@ fn a_legacy_server_of_an_older_version_is_spoken_to_in_it_and_an_unknown_version
     assert!(refused["error"]["message"].as_str().unwrap().contains("2023-01-01"), "{refused}");
     let later = one(b.from_client(&call(2, "t").to_string()), To::Client);
     assert_eq!(later["error"]["code"], -32603);
+}
+
+#[test]
+fn a_request_naming_another_protocol_version_is_refused_as_a_modern_server_refuses_it() {
+    let mut b = to_legacy_idle();
+    let mut list = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"_meta": meta()}});
+    list["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2027-01-01");
+    let refused = one(b.from_client(&list.to_string()), To::Client);
+    let error: mcp_era_bridge::modern::UnsupportedProtocolVersionError =
+        mcp_spec_types::from_str(&refused.to_string()).unwrap_or_else(|e| panic!("{e}: {refused}"));
+    assert_eq!(error.error.data.supported, ["2026-07-28"]);
+    assert_eq!(error.error.data.requested, "2027-01-01");
+    // server/discover is answered whatever it names: it is how the client learns what to name.
+    let mut discover = json!({"jsonrpc": "2.0", "id": 6, "method": "server/discover", "params": {"_meta": meta()}});
+    discover["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2027-01-01");
+    let found = one(b.from_client(&discover.to_string()), To::Client);
+    assert_eq!(found["result"]["supportedVersions"], json!(["2026-07-28"]));
+}
+
+#[test]
+fn a_question_the_calls_client_has_no_capability_for_fails_the_call_with_32021() {
+    let mut b = to_legacy_idle();
+    // This call declares sampling only; the server asks for roots.
+    let mut request = call(3, "needs_roots");
+    request["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({"sampling": {}});
+    one(b.from_client(&request.to_string()), To::Server);
+    let ask = json!({"jsonrpc": "2.0", "id": 70, "method": "roots/list"});
+    let out = b.from_server(&ask.to_string());
+    assert_eq!(out.len(), 3, "{out:?}");
+    // The server's question refused as a client without roots refuses it, and the call ended.
+    assert_eq!(
+        (out[0].to, out[0].message["id"].clone(), out[0].message["error"]["code"].clone()),
+        (To::Server, json!(70), json!(-32601))
+    );
+    assert_eq!((out[1].to, out[1].message["method"].clone()), (To::Server, json!("notifications/cancelled")));
+    assert_eq!(out[1].message["params"]["requestId"], 3);
+    // The client: MissingRequiredClientCapabilityError, naming roots.
+    assert_eq!(out[2].to, To::Client);
+    let _typed: mcp_era_bridge::modern::MissingRequiredClientCapabilityError =
+        mcp_spec_types::from_str(&out[2].message.to_string()).unwrap_or_else(|e| panic!("{e}: {}", out[2].message));
+    assert_eq!(out[2].message["id"], 3);
+    assert_eq!(out[2].message["error"]["data"]["requiredCapabilities"], json!({"roots": {}}));
+    // The server's late answer goes nowhere, and is not taken for a stray.
+    let late = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": []}});
+    assert!(b.from_server(&late.to_string()).is_empty());
+    assert!(b.take_notes().iter().any(|n| n.contains("already over")));
+
+    // A call that declared roots is asked, as before.
+    one(b.from_client(&call(4, "needs_roots").to_string()), To::Server);
+    let asked =
+        one(b.from_server(&json!({"jsonrpc": "2.0", "id": 71, "method": "roots/list"}).to_string()), To::Client);
+    assert_eq!(asked["result"]["resultType"], "input_required");
 }
