@@ -72,7 +72,10 @@
 //! result, naming the type and the member); `resources/subscribe` to a server
 //! that offers no subscriptions (`-32601`); an input request the client refused
 //! (`-32603` to the held call); every request after a failed handshake with a
-//! legacy server (`-32603`, with the server's refusal).
+//! legacy server (`-32603`, with the server's refusal or the version it named).
+//! The tables above give the rest: `-32022` and `-32021` as a 2026-07-28 server
+//! gives them, an unknown `requestState`, a message an older peer's version
+//! does not read, a server that asks for input without end.
 //!
 //! Ids: requests the bridge makes of its own have string ids starting
 //! `mcp-era-bridge-` ([`OWN_ID_PREFIX`]); a client's request with such an id is
