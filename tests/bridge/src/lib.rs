@@ -52,14 +52,14 @@
 //! | a request with any other `requestState` | refused (`-32602`): a legacy server knows none, and running the call again is not what the client asked |
 //! | a request whose `_meta` names a protocol version other than 2026-07-28 | refused as a 2026-07-28 server refuses it (`-32022`, `UnsupportedProtocolVersionError` with `supported` and `requested`); `server/discover` is answered whatever it names |
 //! | any other request | converts it to 2025-11-25 and drops the reserved `_meta` keys; a new `io.modelcontextprotocol/logLevel` becomes a `logging/setLevel` first |
-//! | `notifications/cancelled` | ends a listen stream; for a call (by its first id or a retry's) sent on with the id the server knows, the questions asked through it answered with an error; else sent on |
+//! | `notifications/cancelled` | ends a listen stream; for a call (by its first id or a retry's, or one that ended while its client answered a round) sent on with the id the server knows, the questions asked through it answered with an error; else sent on |
 //!
 //! | the legacy server sends | the bridge |
 //! |---|---|
 //! | its `InitializeResult` | the handshake done at the version it answered, one of [`legacy_versions`] (each request to a server of an older version than 2025-11-25, and each answer to its questions, must read as that version's type, else the client is answered `-32602`/the server `-32603` with why); any other version fails the handshake, every request answered with why |
 //! | a result | converted to 2026-07-28: `resultType` `"complete"`; a list result gets `ttlMs` 0 and `cacheScope` `"private"` |
-//! | a request to the client (elicitation, sampling, roots) during a call | holds it, and answers the client's call (the newest still open) with an `input_required` result asking the same, with a `requestState` of its own |
-//! | such a request when that call's `_meta` did not declare the capability it needs | the call fails as a 2026-07-28 server fails it (`-32021`, `MissingRequiredClientCapabilityError` naming the capability); the server's question refused as a client without it refuses it (`-32601`), and the server told the call is over (`notifications/cancelled`) |
+//! | a request to the client (elicitation, sampling, roots) during a call | holds it, and answers the client's call (the newest still open whose `_meta` declared the capability the question needs: the question names no call) with an `input_required` result asking the same, with a `requestState` of its own |
+//! | such a request when no open call declared the capability it needs (URL-mode elicitation needs `elicitation.url`) | the newest call fails as a 2026-07-28 server fails it (`-32021`, `MissingRequiredClientCapabilityError` naming the capability); the server's question refused as a client without it refuses it (`-32601`), and the server told the call is over (`notifications/cancelled`) |
 //! | a request to the client with no call open | an error to the server (`-32603`): a modern client takes no requests |
 //! | `ping` | answers it |
 //! | `notifications/progress` for a call the client has retried | sent with the retry's progress token (dropped if the retry has none): the client's first request is over for it |

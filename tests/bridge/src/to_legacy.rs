@@ -1,16 +1,19 @@
 //! A modern client (2026-07-28) and a legacy server (2025-11-25, `initialize`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::{
     ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, fits, fits_method, key, legacy,
     legacy_versions, modern, read, result_response, result_type, to_value,
 };
 use mcp_spec_types::negotiate::{Offer, negotiate};
+
+/// How many ended calls the bridge remembers (see `ToLegacy::ended`).
+const ENDED_KEPT: usize = 256;
 
 /// The id of the `initialize` the bridge sends for the client.
 const INIT_ID: &str = "mcp-era-bridge-initialize";
@@ -42,8 +45,10 @@ pub struct ToLegacy {
     own: Vec<String>,
     /// Calls the bridge told the server are over (the client cancelled them, or
     /// lacked a capability they needed), by the id the server knows: its late
-    /// answer goes nowhere.
-    ended: BTreeSet<String>,
+    /// answer goes nowhere. The newest [`ENDED_KEPT`]; an id the client uses
+    /// again is its new request's (as on a direct connection, a late answer to
+    /// the old one would be taken for the new one's).
+    ended: VecDeque<String>,
     next: u64,
     notes: Vec<String>,
 }
@@ -101,7 +106,7 @@ impl ToLegacy {
             held: HashMap::new(),
             listens: Vec::new(),
             own: Vec::new(),
-            ended: BTreeSet::new(),
+            ended: VecDeque::new(),
             next: 0,
             notes: Vec::new(),
         }
@@ -233,6 +238,7 @@ impl ToLegacy {
                             progress_to: None,
                             capabilities: declared_capabilities(&msg),
                         };
+                        self.forget_ended(&key(&id));
                         self.calls.insert(key(&id), call);
                         out.push(Out::server(sent));
                     }
@@ -382,16 +388,25 @@ impl ToLegacy {
             // server is told by the id it knows, and the questions asked
             // through the call are answered with why.
             let cancelled = self.calls.iter().find(|(_, c)| c.answer_to == id).map(|(k, _)| k.clone());
-            if let Some(call) = cancelled.and_then(|k| self.calls.remove(&k)) {
-                msg["params"]["requestId"] = call.server_id.clone();
-                self.ended.insert(key(&call.server_id));
-                if let Some(held) = call.state.and_then(|s| self.held.remove(&s)) {
-                    let why = "the client cancelled the request this was asked through";
-                    let asked = held.asked.into_values().map(|(server_id, _)| server_id);
-                    let queued = held.queued.into_iter().map(|(server_id, _)| server_id);
-                    for server_id in asked.chain(queued) {
-                        out.push(Out::server(error_response(server_id, modern::INTERNAL_ERROR, why)));
-                    }
+            let held = match cancelled.and_then(|k| self.calls.remove(&k)) {
+                Some(call) => {
+                    msg["params"]["requestId"] = call.server_id.clone();
+                    self.end(&call.server_id);
+                    call.state.and_then(|s| self.held.remove(&s))
+                }
+                // A call that ended while its client answered a round (its
+                // result kept for the retry) is cancelled by its first id.
+                None => {
+                    let finished = self.held.iter().find(|(_, h)| h.call == key(&id)).map(|(s, _)| s.clone());
+                    finished.and_then(|s| self.held.remove(&s))
+                }
+            };
+            if let Some(held) = held {
+                let why = "the client cancelled the request this was asked through";
+                let asked = held.asked.into_values().map(|(server_id, _)| server_id);
+                let queued = held.queued.into_iter().map(|(server_id, _)| server_id);
+                for server_id in asked.chain(queued) {
+                    out.push(Out::server(error_response(server_id, modern::INTERNAL_ERROR, why)));
                 }
             }
         }
@@ -438,7 +453,7 @@ impl ToLegacy {
             return Vec::new();
         }
         let Some(call) = self.calls.remove(&key(&id)) else {
-            if self.ended.remove(&key(&id)) {
+            if self.forget_ended(&key(&id)) {
                 self.notes.push(format!("the server answered {id}, a call already over for the client"));
             } else {
                 self.notes.push(format!("a response from the server to no request: {msg}"));
@@ -522,27 +537,37 @@ impl ToLegacy {
     /// A server's question, asked of the client through its newest open call
     /// as an `input_required` result (or queued while it answers another).
     fn ask(&mut self, server_id: Value, request: Value) -> Vec<Out> {
-        let newest = self
-            .calls
-            .iter()
-            .filter(|(_, c)| ASKING.contains(&c.method.as_str()))
-            .max_by_key(|(_, c)| c.seq)
-            .map(|(k, _)| k.clone());
-        let Some(call_key) = newest else {
+        let method = request["method"].as_str().unwrap_or_default().to_string();
+        let required = required_capability(&request);
+        // The question names no call: it goes through the newest open call
+        // whose request declared the capability it needs.
+        let newest = |declared_only: bool| {
+            self.calls
+                .iter()
+                .filter(|(_, c)| ASKING.contains(&c.method.as_str()))
+                .filter(|(_, c)| !declared_only || required.as_ref().is_none_or(|r| declares(&c.capabilities, r)))
+                .max_by_key(|(_, c)| c.seq)
+                .map(|(k, _)| k.clone())
+        };
+        let Some(newest_open) = newest(false) else {
             let why = format!("no request of the {MODERN_VERSION} client is open to ask it through");
             return vec![Out::server(error_response(server_id, modern::INTERNAL_ERROR, why))];
         };
-        // A question the call's client did not declare the capability for (checked
-        // when it is asked, not while the client answers another round).
-        let method = request["method"].as_str().unwrap_or_default().to_string();
-        let call = &self.calls[&call_key];
-        let answering = call.state.as_ref().and_then(|s| self.held.get(s)).is_some_and(|h| h.waiting);
-        if let Some(needed) = capability_for(&method)
-            && !answering
-            && call.capabilities.get(needed).is_none()
-        {
-            return self.lacking(&call_key, server_id, needed, &method);
-        }
+        let call_key = match (newest(true), required) {
+            (Some(k), _) => k,
+            (None, Some(required)) => {
+                // No open call declared it: the newest fails as a 2026-07-28
+                // server fails it, unless its client is answering another
+                // round (the question waits, and is asked again after).
+                let call = &self.calls[&newest_open];
+                let answering = call.state.as_ref().and_then(|s| self.held.get(s)).is_some_and(|h| h.waiting);
+                if !answering {
+                    return self.lacking(&newest_open, server_id, required, &method);
+                }
+                newest_open
+            }
+            (None, None) => newest_open,
+        };
         let state = match self.calls[&call_key].state.clone() {
             Some(s) => s,
             None => {
@@ -580,13 +605,29 @@ impl ToLegacy {
         vec![Out::client(result_response(answer_to, to_value(&more)))]
     }
 
+    /// Remembers a call the bridge told the server is over.
+    fn end(&mut self, server_id: &Value) {
+        self.ended.push_back(key(server_id));
+        if self.ended.len() > ENDED_KEPT {
+            self.ended.pop_front();
+        }
+    }
+
+    /// Forgets an ended call; whether it was one.
+    fn forget_ended(&mut self, server_key: &str) -> bool {
+        match self.ended.iter().position(|k| k == server_key) {
+            Some(at) => self.ended.remove(at).is_some(),
+            None => false,
+        }
+    }
+
     /// The call needs a capability its client did not declare: the client is
     /// answered as a 2026-07-28 server answers it (`-32021`, naming the
     /// capability), the server's question refused as a client without the
     /// capability refuses it, and the server told the call is over.
-    fn lacking(&mut self, call_key: &str, server_id: Value, needed: &str, method: &str) -> Vec<Out> {
+    fn lacking(&mut self, call_key: &str, server_id: Value, required: Value, method: &str) -> Vec<Out> {
         let call = self.calls.remove(call_key).expect("the caller found it");
-        let why = format!("{method}: the client did not declare the {needed} capability for this request");
+        let why = format!("{method}: the client did not declare the capability {required} for this request");
         let mut out = vec![Out::server(error_response(server_id, modern::METHOD_NOT_FOUND, why.clone()))];
         if let Some(held) = call.state.as_ref().and_then(|s| self.held.remove(s)) {
             let queued = held.queued.into_iter().map(|(server_id, _)| server_id);
@@ -595,12 +636,10 @@ impl ToLegacy {
                 out.push(Out::server(error_response(server_id, modern::INTERNAL_ERROR, why)));
             }
         }
-        let reason = format!("the client lacks the {needed} capability");
+        let reason = format!("the client lacks the capability {required}");
         out.push(Out::server(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
             "params": {"requestId": call.server_id, "reason": reason}})));
-        self.ended.insert(key(&call.server_id));
-        let mut required = Map::new();
-        required.insert(needed.to_string(), json!({}));
+        self.end(&call.server_id);
         let error = json!({"code": modern::MISSING_REQUIRED_CLIENT_CAPABILITY, "message": why,
             "data": {"requiredCapabilities": required}});
         out.push(Out::client(json!({"jsonrpc": "2.0", "id": call.answer_to, "error": error})));
@@ -725,13 +764,26 @@ fn up_result(method: &str, result: &Value) -> Result<Value, String> {
     }
 }
 
-/// The client capability a server's question needs.
-fn capability_for(method: &str) -> Option<&'static str> {
-    match method {
-        "elicitation/create" => Some("elicitation"),
-        "sampling/createMessage" => Some("sampling"),
-        "roots/list" => Some("roots"),
+/// The client capability a server's question needs, as `requiredCapabilities`
+/// names it: URL-mode elicitation needs `elicitation.url` (an `elicitation`
+/// without modes declares the form mode only).
+fn required_capability(request: &Value) -> Option<Value> {
+    match request["method"].as_str()? {
+        "elicitation/create" if request.pointer("/params/mode") == Some(&json!("url")) => {
+            Some(json!({"elicitation": {"url": {}}}))
+        }
+        "elicitation/create" => Some(json!({"elicitation": {}})),
+        "sampling/createMessage" => Some(json!({"sampling": {}})),
+        "roots/list" => Some(json!({"roots": {}})),
         _ => None,
+    }
+}
+
+/// Whether `declared` capabilities have every member `required` names, at every depth.
+fn declares(declared: &Value, required: &Value) -> bool {
+    match required.as_object() {
+        Some(members) => members.iter().all(|(k, r)| declared.get(k).is_some_and(|d| declares(d, r))),
+        None => true,
     }
 }
 

@@ -126,22 +126,26 @@ impl ToModern {
         match request {
             legacy::ClientRequest::InitializeRequest(init) => {
                 let offered = Offer::Initialize(&init.params.protocol_version);
-                self.version = negotiate(offered, &legacy_versions()).unwrap_or(LEGACY_VERSION);
-                let capabilities = modern::ClientCapabilities::from(init.params.capabilities);
-                self.client = Some((capabilities, Some(init.params.client_info.into())));
+                let version = negotiate(offered, &legacy_versions()).unwrap_or(LEGACY_VERSION);
                 let d = &self.discovered;
                 let info = d.meta.as_ref().and_then(|m| m.io_modelcontextprotocol_server_info.clone());
                 let info = legacy::Implementation::from(info.unwrap_or_else(crate::bridge_info));
                 let mut result = legacy::InitializeResult::new(
-                    self.version,
+                    version,
                     legacy::ServerCapabilities::from(d.capabilities.clone()),
                     info,
                 );
                 result.instructions = d.instructions.clone();
                 let result = to_value(&result);
-                if let Err(e) = self.for_client("InitializeResult", &result) {
+                if version != LEGACY_VERSION
+                    && let Err(e) = fits(version, "InitializeResult", &result)
+                {
                     return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
                 }
+                // The session is the client's only once initialize is answered.
+                self.version = version;
+                let capabilities = modern::ClientCapabilities::from(init.params.capabilities);
+                self.client = Some((capabilities, Some(init.params.client_info.into())));
                 let mut out = vec![Out::client(result_response(id, result))];
                 // The list changes the server announces, on a stream opened for the client.
                 out.extend(self.relisten());

@@ -669,3 +669,50 @@ fn a_question_the_calls_client_has_no_capability_for_fails_the_call_with_32021()
         one(b.from_server(&json!({"jsonrpc": "2.0", "id": 71, "method": "roots/list"}).to_string()), To::Client);
     assert_eq!(asked["result"]["resultType"], "input_required");
 }
+
+#[test]
+fn a_question_goes_through_the_newest_call_that_declared_what_it_needs() {
+    let mut b = to_legacy_idle();
+    let with = |id: u64, capabilities: Value| {
+        let mut c = call(id, "t");
+        c["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = capabilities;
+        c.to_string()
+    };
+    one(b.from_client(&with(3, json!({"sampling": {}}))), To::Server);
+    one(b.from_client(&with(4, json!({}))), To::Server);
+    // The newer call declared nothing: the sampling question goes through the older one.
+    let sample = json!({"jsonrpc": "2.0", "id": 80, "method": "sampling/createMessage", "params": {"maxTokens": 5,
+        "messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}]}});
+    let more = one(b.from_server(&sample.to_string()), To::Client);
+    assert_eq!((more["id"].clone(), more["result"]["resultType"].clone()), (json!(3), json!("input_required")));
+
+    // URL-mode elicitation needs elicitation.url: a call that declared only the form mode fails with -32021.
+    one(b.from_client(&with(5, json!({"elicitation": {}}))), To::Server);
+    let url = json!({"jsonrpc": "2.0", "id": 81, "method": "elicitation/create", "params": {"mode": "url",
+        "message": "sign in", "url": "https://example.com/login", "elicitationId": "e1"}});
+    let out = b.from_server(&url.to_string());
+    let refused = out.iter().find(|o| o.to == To::Client).unwrap_or_else(|| panic!("{out:?}"));
+    assert_eq!(refused.message["error"]["code"], -32021, "{out:?}");
+    assert_eq!(refused.message["error"]["data"]["requiredCapabilities"], json!({"elicitation": {"url": {}}}));
+    // The form mode, for a call that declared it, is asked.
+    one(b.from_client(&with(6, json!({"elicitation": {}}))), To::Server);
+    let form = json!({"jsonrpc": "2.0", "id": 82, "method": "elicitation/create", "params": {"message": "name?",
+        "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}});
+    let asked = one(b.from_server(&form.to_string()), To::Client);
+    assert_eq!((asked["id"].clone(), asked["result"]["resultType"].clone()), (json!(6), json!("input_required")));
+}
+
+#[test]
+fn a_cancel_of_a_call_that_ended_while_its_client_answered_a_round_answers_its_questions() {
+    let mut b = to_legacy_idle();
+    one(b.from_client(&call(3, "slow").to_string()), To::Server);
+    let ask = json!({"jsonrpc": "2.0", "id": 60, "method": "roots/list"});
+    assert_eq!(one(b.from_server(&ask.to_string()), To::Client)["result"]["resultType"], "input_required");
+    // The call ends while the client holds the round; the client then gives up instead of retrying.
+    let done = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": []}});
+    assert!(b.from_server(&done.to_string()).is_empty());
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}});
+    let out = b.from_client(&cancel.to_string());
+    let answered = out.iter().find(|o| o.message["id"] == 60).unwrap_or_else(|| panic!("{out:?}"));
+    assert_eq!((answered.to, answered.message["error"]["code"].clone()), (To::Server, json!(-32603)));
+}
