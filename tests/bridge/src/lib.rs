@@ -11,7 +11,7 @@
 //!   capabilities declared once, and a server's questions as requests to the
 //!   client. The bridge translates at 2025-11-25, and speaks to a legacy peer
 //!   in the older version it offers or answers, sending it only what that
-//!   version reads ([`legacy_versions`]).
+//!   version reads ([`LEGACY_VERSIONS`]).
 //!
 //! Every message is read with the generated types of its side's revision and
 //! crosses through the generated conversions (`mcp_spec_types::convert`); what
@@ -24,7 +24,7 @@
 //!
 //! | the legacy client sends | the bridge |
 //! |---|---|
-//! | `initialize` | answers it from the server's `DiscoverResult` (capabilities, `serverInfo`, instructions), at the version the client offered when it is one of [`legacy_versions`] (2024-11-05 to 2025-11-25), else at 2025-11-25; keeps the client's capabilities and info. With a client of an older version every message to it must read as that version's type: a result that does not is an error (`-32603`, naming where), a question it has no request for fails the call, a notification it does not know is not sent |
+//! | `initialize` | answers it from the server's `DiscoverResult` (capabilities, `serverInfo`, instructions), at the version the client offered when it is one of [`LEGACY_VERSIONS`] (2024-11-05 to 2025-11-25), else at 2025-11-25; keeps the client's capabilities and info. With a client of an older version every message to it must read as that version's type: a result that does not is an error (`-32603`, naming where), a question it has no request for fails the call, a notification it does not know is not sent |
 //! | `notifications/initialized` | keeps it (the modern server has no handshake) |
 //! | `ping` | answers it (2026-07-28 has no `ping`) |
 //! | `logging/setLevel` | answers it, and sends the level as `io.modelcontextprotocol/logLevel` in every later request's `_meta` |
@@ -56,7 +56,7 @@
 //!
 //! | the legacy server sends | the bridge |
 //! |---|---|
-//! | its `InitializeResult` | the handshake done at the version it answered, one of [`legacy_versions`] (each request to a server of an older version than 2025-11-25, and each answer to its questions, must read as that version's type, else the client is answered `-32602`/the server `-32603` with why); any other version fails the handshake, every request answered with why |
+//! | its `InitializeResult` | the handshake done at the version it answered, one of [`LEGACY_VERSIONS`] (each request to a server of an older version than 2025-11-25, and each answer to its questions, must read as that version's type, else the client is answered `-32602`/the server `-32603` with why); any other version fails the handshake, every request answered with why |
 //! | a result | converted to 2026-07-28: `resultType` `"complete"`; a list result gets `ttlMs` 0 and `cacheScope` `"private"` |
 //! | a request to the client (elicitation, sampling, roots) during a call | holds it, and answers the client's call (the newest still open whose `_meta` declared the capability the question needs: the question names no call) with an `input_required` result asking the same, with a `requestState` of its own |
 //! | such a request when no open call declared the capability it needs (URL-mode elicitation needs `elicitation.url`) | the newest call fails as a 2026-07-28 server fails it (`-32021`, `MissingRequiredClientCapabilityError` naming the capability); the server's question refused as a client without it refuses it (`-32601`), and the server told the call is over (`notifications/cancelled`) |
@@ -86,62 +86,23 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use mcp_spec_types::negotiate;
 pub use mcp_spec_types::{v2025_11_25 as legacy, v2026_07_28 as modern};
 
 // Sampling, roots and logging levels are deprecated in 2026-07-28 (SEP-2577), and still what
 // legacy peers use: translating them is not using them.
+mod older;
 #[allow(deprecated)]
 mod to_legacy;
 #[allow(deprecated)]
 mod to_modern;
 
+pub use older::LEGACY_VERSIONS;
 pub use to_legacy::ToLegacy;
 pub use to_modern::{MAX_ROUNDS, ToModern};
 
 /// The protocol version of each era's side.
 pub const MODERN_VERSION: &str = "2026-07-28";
 pub const LEGACY_VERSION: &str = "2025-11-25";
-
-/// Every version with the `initialize` handshake that this crate has types for,
-/// oldest first: what the bridge speaks with a legacy peer. The messages are
-/// translated at [`LEGACY_VERSION`]; with a peer of an older version, each one
-/// the bridge sends must also read as that version's type (the generated
-/// conversions go through JSON and keep what a revision does not name, so a
-/// message that reads is the conversion's output, byte for byte), and one that
-/// does not is refused like any other that does not convert.
-pub fn legacy_versions() -> Vec<&'static str> {
-    mcp_spec_types::PROTOCOL_VERSIONS.iter().copied().filter(|v| negotiate::has_initialize(v)).collect()
-}
-
-/// Whether `value` reads as the type `name` of the revision of protocol
-/// `version`, and if not, why (the path, as the generated types say it).
-pub(crate) fn fits(version: &str, name: &str, value: &Value) -> Result<(), String> {
-    let types = mcp_spec_types::registry::revision_for_protocol_version(version)
-        .and_then(mcp_spec_types::schema_types)
-        .ok_or_else(|| format!("{version}: no types for this protocol version"))?;
-    let entry = types.iter().find(|t| t.name == name).ok_or_else(|| format!("{version} has no {name}"))?;
-    (entry.read)(&value.to_string()).map_err(|e| format!("not a {version} {name}: {e}"))
-}
-
-/// Whether a request or notification reads as its method's type in the
-/// revision of protocol `version` (a union such as `ServerRequest` takes any
-/// method, as it must for what a later revision adds; this asks whether the
-/// revision has the method, and takes the message as its type).
-pub(crate) fn fits_method(version: &str, value: &Value) -> Result<(), String> {
-    let method = value.get("method").and_then(Value::as_str).unwrap_or_default();
-    let info = mcp_spec_types::registry::revision_for_protocol_version(version)
-        .and_then(mcp_spec_types::methods)
-        .and_then(|methods| methods.iter().find(|m| m.method == method))
-        .ok_or_else(|| format!("{version} has no {method}"))?;
-    fits(version, info.message, value)
-}
-
-/// The result type of `method` in the revision of protocol `version`, when it has the method.
-pub(crate) fn result_type(version: &str, method: &str) -> Option<&'static str> {
-    let revision = mcp_spec_types::registry::revision_for_protocol_version(version)?;
-    mcp_spec_types::methods(revision)?.iter().find(|m| m.method == method)?.result
-}
 
 /// Where a message goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,9 +6,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use crate::older::{Sent, reads};
 use crate::{
-    ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, fits, fits_method, key, legacy,
-    legacy_versions, modern, read, result_response, result_type, to_value,
+    ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_response, key, legacy,
+    modern, read, result_response, to_value,
 };
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
@@ -219,11 +220,7 @@ impl ToLegacy {
                     if let Some(params) = sent.get_mut("params") {
                         drop_reserved_meta(params);
                     }
-                    if self.version == LEGACY_VERSION {
-                        Ok(sent)
-                    } else {
-                        fits_method(self.version, &sent).map(|()| sent)
-                    }
+                    reads(self.version, Sent::ClientRequest, &sent).map(|()| sent)
                 });
                 match converted {
                     Ok(sent) => {
@@ -247,15 +244,6 @@ impl ToLegacy {
             }
         }
         out
-    }
-
-    /// Whether a message reads as the server's version reads it (at
-    /// [`LEGACY_VERSION`] it is already read so), and if not, why.
-    fn for_server(&self, name: &str, value: &Value) -> Result<(), String> {
-        if self.version == LEGACY_VERSION {
-            return Ok(());
-        }
-        fits(self.version, name, value)
     }
 
     /// `server/discover`, answered from the `InitializeResult`.
@@ -333,10 +321,7 @@ impl ToLegacy {
                         if let Some(o) = r.as_object_mut() {
                             o.remove("resultType");
                         }
-                        match result_type(self.version, &method) {
-                            Some(name) => self.for_server(name, &r).map(|()| r),
-                            None => Ok(r),
-                        }
+                        reads(self.version, Sent::Result(&method), &r).map(|()| r)
                     });
                     match checked {
                         Ok(r) => result_response(server_id, r),
@@ -489,7 +474,7 @@ impl ToLegacy {
         let result = msg.get("result").ok_or_else(|| format!("the server refused initialize: {}", msg["error"]));
         let init =
             result.and_then(|r| read::<legacy::InitializeResult>(r, "InitializeResult")).and_then(
-                |init| match negotiate(Offer::Answered(&init.protocol_version), &legacy_versions()) {
+                |init| match negotiate(Offer::Answered(&init.protocol_version), LEGACY_VERSIONS) {
                     Some(version) => {
                         self.version = version;
                         Ok(init)
@@ -497,7 +482,7 @@ impl ToLegacy {
                     None => Err(format!(
                         "the server answered initialize with protocol version {}, which the bridge does not speak ({})",
                         init.protocol_version,
-                        legacy_versions().join(", ")
+                        LEGACY_VERSIONS.join(", ")
                     )),
                 },
             );

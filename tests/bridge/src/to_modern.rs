@@ -6,9 +6,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
+use crate::older::{Sent, reads};
 use crate::{
-    ASKING, LEGACY_VERSION, MODERN_VERSION, Out, drop_reserved_meta, error_response, fits, fits_method, key, legacy,
-    legacy_versions, meta_mut, modern, read, result_response, result_type, to_value,
+    ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_response, key, legacy,
+    meta_mut, modern, read, result_response, to_value,
 };
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
@@ -126,7 +127,7 @@ impl ToModern {
         match request {
             legacy::ClientRequest::InitializeRequest(init) => {
                 let offered = Offer::Initialize(&init.params.protocol_version);
-                let version = negotiate(offered, &legacy_versions()).unwrap_or(LEGACY_VERSION);
+                let version = negotiate(offered, LEGACY_VERSIONS).unwrap_or(LEGACY_VERSION);
                 let d = &self.discovered;
                 let info = d.meta.as_ref().and_then(|m| m.io_modelcontextprotocol_server_info.clone());
                 let info = legacy::Implementation::from(info.unwrap_or_else(crate::bridge_info));
@@ -137,9 +138,7 @@ impl ToModern {
                 );
                 result.instructions = d.instructions.clone();
                 let result = to_value(&result);
-                if version != LEGACY_VERSION
-                    && let Err(e) = fits(version, "InitializeResult", &result)
-                {
+                if let Err(e) = reads(version, Sent::InitializeResult, &result) {
                     return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
                 }
                 // The session is the client's only once initialize is answered.
@@ -174,23 +173,6 @@ impl ToModern {
             }
             _ => self.forward(msg, method, id),
         }
-    }
-
-    /// Whether a message reads as the client's version reads it (at
-    /// [`LEGACY_VERSION`] it is already read so), and if not, why.
-    fn for_client(&self, name: &str, value: &Value) -> Result<(), String> {
-        if self.version == LEGACY_VERSION {
-            return Ok(());
-        }
-        fits(self.version, name, value)
-    }
-
-    /// The same for a request or notification, as the type of its method.
-    fn method_for_client(&self, value: &Value) -> Result<(), String> {
-        if self.version == LEGACY_VERSION {
-            return Ok(());
-        }
-        fits_method(self.version, value)
     }
 
     /// The client's `_meta` for the bridge's own requests.
@@ -443,7 +425,7 @@ impl ToModern {
         let converted = read::<modern::ServerNotification>(&msg, "ServerNotification")
             .and_then(|n| legacy::ServerNotification::try_from(n).map_err(|e| e.to_string()))
             .map(|n| to_value(&n))
-            .and_then(|n| self.method_for_client(&n).map(|()| n));
+            .and_then(|n| reads(self.version, Sent::ServerNotification, &n).map(|()| n));
         match converted {
             Ok(n) => vec![Out::client(n)],
             Err(e) => {
@@ -470,10 +452,8 @@ impl ToModern {
         if !(asking && ASKING.contains(&call.method.as_str())) {
             let method = call.method.clone();
             self.calls.remove(&call_key);
-            let checked = down_result(&method, result).and_then(|r| match result_type(self.version, &method) {
-                Some(name) => self.for_client(name, &r).map(|()| r),
-                None => Ok(r),
-            });
+            let checked =
+                down_result(&method, result).and_then(|r| reads(self.version, Sent::Result(&method), &r).map(|()| r));
             return match checked {
                 Ok(r) => vec![Out::client(result_response(id, r))],
                 Err(e) => vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))],
@@ -509,8 +489,8 @@ impl ToModern {
                 o.insert("id".into(), json!(ask_id));
             }
             // As the client reads it: a server request of its version.
-            let fit =
-                read::<legacy::ServerRequest>(&message, "ServerRequest").and_then(|_| self.method_for_client(&message));
+            let fit = read::<legacy::ServerRequest>(&message, "ServerRequest")
+                .and_then(|_| reads(self.version, Sent::ServerRequest, &message));
             if let Err(e) = fit {
                 self.calls.remove(&call_key);
                 self.asks.retain(|_, (c, _, _)| *c != call_key);

@@ -1,0 +1,105 @@
+//! What a legacy peer of a version older than 2025-11-25 reads. The bridge
+//! translates at 2025-11-25; each message it sends such a peer must also read
+//! as that version's type. The generated conversions go through JSON and keep
+//! what a revision does not name, so a message that reads is the conversion's
+//! output byte for byte: reading is the conversion, and its error is the
+//! refusal.
+//!
+//! Only the messages the bridge sends are read, each as its own type (a
+//! request or notification as the member of its method in the revision's
+//! union, where the fallback member `Other` means the revision has no such
+//! method): the revisions' whole type tables would cost a release build of the
+//! bridge 80 s more.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::LEGACY_VERSION;
+
+/// Every version with the `initialize` handshake the bridge speaks, oldest
+/// first (the handshake ended with 2025-11-25, so this list is complete).
+pub const LEGACY_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// A message the bridge sends a legacy peer.
+#[derive(Clone, Copy)]
+pub(crate) enum Sent<'a> {
+    InitializeResult,
+    ServerRequest,
+    ServerNotification,
+    ClientRequest,
+    /// The result of a request of this method.
+    Result(&'a str),
+}
+
+/// Whether the peer of `version` reads `value` as what it is, and if not, why.
+pub(crate) fn reads(version: &str, sent: Sent<'_>, value: &Value) -> Result<(), String> {
+    let read = match version {
+        LEGACY_VERSION => return Ok(()),
+        "2025-06-18" => v2025_06_18(sent, value),
+        "2025-03-26" => v2025_03_26(sent, value),
+        "2024-11-05" => v2024_11_05(sent, value),
+        other => return Err(format!("{other}: a version the bridge does not speak")),
+    };
+    read.map_err(|e| format!("not a {version} {e}"))
+}
+
+fn typed<T: DeserializeOwned>(value: &Value, name: &str) -> Result<(), String> {
+    mcp_spec_types::from_str::<T>(&value.to_string()).map(drop).map_err(|e| format!("{name}: {e}"))
+}
+
+/// A union read by method: `Other` is a method the revision does not have.
+fn member(chosen: Result<&'static str, String>, union: &str, value: &Value) -> Result<(), String> {
+    match chosen {
+        Ok("Other") => {
+            let method = value.get("method").and_then(Value::as_str).unwrap_or_default();
+            Err(format!("{union}: the revision has no {method}"))
+        }
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("{union}: {e}")),
+    }
+}
+
+/// A revision's reader: the unions every legacy revision has, and the result
+/// types of the methods whose results the bridge sends (every legacy revision's,
+/// and those given), by method.
+macro_rules! reader {
+    ($revision:ident $(, $method:literal => $result:ident)* $(,)?) => {
+        fn $revision(sent: Sent<'_>, value: &Value) -> Result<(), String> {
+            use mcp_spec_types::$revision as r;
+            let union = |chosen: Result<&'static str, String>, name| member(chosen, name, value);
+            match sent {
+                Sent::InitializeResult => typed::<r::InitializeResult>(value, "InitializeResult"),
+                Sent::ServerRequest => {
+                    union(r::ServerRequest::from_json(value.clone()).map(|u| u.member_name()), "ServerRequest")
+                }
+                Sent::ServerNotification => union(
+                    r::ServerNotification::from_json(value.clone()).map(|u| u.member_name()),
+                    "ServerNotification",
+                ),
+                Sent::ClientRequest => {
+                    union(r::ClientRequest::from_json(value.clone()).map(|u| u.member_name()), "ClientRequest")
+                }
+                Sent::Result(method) => match method {
+                    "tools/list" => typed::<r::ListToolsResult>(value, "ListToolsResult"),
+                    "tools/call" => typed::<r::CallToolResult>(value, "CallToolResult"),
+                    "prompts/list" => typed::<r::ListPromptsResult>(value, "ListPromptsResult"),
+                    "prompts/get" => typed::<r::GetPromptResult>(value, "GetPromptResult"),
+                    "resources/list" => typed::<r::ListResourcesResult>(value, "ListResourcesResult"),
+                    "resources/templates/list" => {
+                        typed::<r::ListResourceTemplatesResult>(value, "ListResourceTemplatesResult")
+                    }
+                    "resources/read" => typed::<r::ReadResourceResult>(value, "ReadResourceResult"),
+                    "completion/complete" => typed::<r::CompleteResult>(value, "CompleteResult"),
+                    "sampling/createMessage" => typed::<r::CreateMessageResult>(value, "CreateMessageResult"),
+                    "roots/list" => typed::<r::ListRootsResult>(value, "ListRootsResult"),
+                    $( $method => typed::<r::$result>(value, stringify!($result)), )*
+                    _ => Ok(()),
+                },
+            }
+        }
+    };
+}
+
+reader!(v2025_06_18, "elicitation/create" => ElicitResult);
+reader!(v2025_03_26);
+reader!(v2024_11_05);
