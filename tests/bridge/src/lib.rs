@@ -281,6 +281,19 @@ pub(crate) fn error_response(id: Value, code: i64, message: impl Into<String>) -
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message.into()}})
 }
 
+/// A peer's error response sent on to the other side, as a JSON-RPC 2.0 error
+/// response to `id`: its `error` as it came when it is one (a code and a
+/// message; `data` kept), else an internal error saying what came.
+pub(crate) fn error_passed_on(id: Value, msg: &Value) -> Value {
+    let error = msg
+        .get("error")
+        .filter(|e| e.get("code").is_some_and(Value::is_i64) && e.get("message").is_some_and(Value::is_string));
+    match error {
+        Some(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+        None => error_response(id, modern::INTERNAL_ERROR, format!("the peer answered with no result or error: {msg}")),
+    }
+}
+
 /// A JSON-RPC result response.
 pub(crate) fn result_response(id: Value, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})

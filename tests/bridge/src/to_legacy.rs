@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use crate::older::{Sent, reads};
 use crate::{
-    ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_response, key, legacy,
-    modern, read, result_response, to_value,
+    ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response,
+    key, legacy, modern, read, result_response, to_value,
 };
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
@@ -446,9 +446,7 @@ impl ToLegacy {
             return Vec::new();
         };
         let answer = match msg.get("result") {
-            None => {
-                json!({"jsonrpc": "2.0", "id": call.answer_to, "error": msg.get("error").cloned().unwrap_or(Value::Null)})
-            }
+            None => error_passed_on(call.answer_to.clone(), &msg),
             Some(result) => match up_result(&call.method, result) {
                 Ok(r) => result_response(call.answer_to.clone(), r),
                 Err(e) => error_response(call.answer_to.clone(), modern::INTERNAL_ERROR, e),

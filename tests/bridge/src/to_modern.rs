@@ -8,8 +8,8 @@ use serde_json::{Map, Value, json};
 
 use crate::older::{Sent, reads};
 use crate::{
-    ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_response, key, legacy,
-    meta_mut, modern, read, result_response, to_value,
+    ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response,
+    key, legacy, meta_mut, modern, read, result_response, to_value,
 };
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
@@ -446,7 +446,7 @@ impl ToModern {
         };
         let Some(result) = msg.get("result") else {
             self.calls.remove(&call_key);
-            return vec![Out::client(msg)];
+            return vec![Out::client(error_passed_on(id, &msg))];
         };
         let asking = result.get("resultType").and_then(Value::as_str) == Some("input_required");
         if !(asking && ASKING.contains(&call.method.as_str())) {
