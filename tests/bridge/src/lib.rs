@@ -304,6 +304,57 @@ pub(crate) fn read<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T, 
     mcp_spec_types::from_str(&value.to_string()).map_err(|e| format!("{what}: {e}"))
 }
 
+/// Which way a value crosses between the eras.
+#[derive(Clone, Copy)]
+pub(crate) enum Way {
+    /// 2025-11-25 to 2026-07-28.
+    Up,
+    /// 2026-07-28 to 2025-11-25.
+    Down,
+}
+
+/// The result of `method` (a server's to a request, or a client's to a
+/// server's question) carried across: read as its type of the one era,
+/// through the generated conversion to the other's, written back. A method
+/// with no result type of its own goes as it came. (Sampling and roots are
+/// deprecated in 2026-07-28, and still carried.)
+#[allow(deprecated)]
+pub(crate) fn cross_result(method: &str, way: Way, value: &Value) -> Result<Value, String> {
+    fn cross<A, B>(value: &Value) -> Result<Value, String>
+    where
+        A: DeserializeOwned,
+        B: TryFrom<A> + Serialize,
+        B::Error: std::fmt::Display,
+    {
+        let a: A = read(value, std::any::type_name::<A>().rsplit("::").next().unwrap_or("result"))?;
+        B::try_from(a).map(|b| to_value(&b)).map_err(|e| e.to_string())
+    }
+    macro_rules! by_method {
+        ($( $method:literal => $result:ident ),* $(,)?) => {
+            match (method, way) {
+                $(
+                    ($method, Way::Up) => cross::<legacy::$result, modern::$result>(value),
+                    ($method, Way::Down) => cross::<modern::$result, legacy::$result>(value),
+                )*
+                _ => Ok(value.clone()),
+            }
+        };
+    }
+    by_method!(
+        "tools/list" => ListToolsResult,
+        "tools/call" => CallToolResult,
+        "prompts/list" => ListPromptsResult,
+        "prompts/get" => GetPromptResult,
+        "resources/list" => ListResourcesResult,
+        "resources/templates/list" => ListResourceTemplatesResult,
+        "resources/read" => ReadResourceResult,
+        "completion/complete" => CompleteResult,
+        "elicitation/create" => ElicitResult,
+        "sampling/createMessage" => CreateMessageResult,
+        "roots/list" => ListRootsResult,
+    )
+}
+
 /// Writes a generated type (which does not fail).
 pub(crate) fn to_value<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)

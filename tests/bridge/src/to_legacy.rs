@@ -2,8 +2,6 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::older::{Sent, reads};
@@ -11,6 +9,7 @@ use crate::{
     ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response,
     key, legacy, modern, read, result_response, to_value,
 };
+use crate::{Way, cross_result};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// How many ended calls the bridge remembers (see `ToLegacy::ended`).
@@ -309,14 +308,7 @@ impl ToLegacy {
         for (input_key, (server_id, method)) in std::mem::take(&mut held.asked) {
             let answer = match responses.get(&input_key) {
                 Some(response) => {
-                    let converted = match method.as_str() {
-                        "elicitation/create" => down::<modern::ElicitResult, legacy::ElicitResult>(response),
-                        "sampling/createMessage" => {
-                            down::<modern::CreateMessageResult, legacy::CreateMessageResult>(response)
-                        }
-                        "roots/list" => down::<modern::ListRootsResult, legacy::ListRootsResult>(response),
-                        _ => Ok(response.clone()),
-                    };
+                    let converted = cross_result(&method, Way::Down, response);
                     let checked = converted.and_then(|mut r| {
                         if let Some(o) = r.as_object_mut() {
                             o.remove("resultType");
@@ -694,17 +686,6 @@ impl ToLegacy {
     }
 }
 
-/// A modern client's answer as the legacy type, through the generated conversion.
-fn down<M, L>(value: &Value) -> Result<Value, String>
-where
-    M: DeserializeOwned,
-    L: TryFrom<M> + Serialize,
-    L::Error: std::fmt::Display,
-{
-    let m: M = read(value, std::any::type_name::<M>().rsplit("::").next().unwrap_or("result"))?;
-    L::try_from(m).map(|l| to_value(&l)).map_err(|e| e.to_string())
-}
-
 /// The methods whose 2026-07-28 result is a `CacheableResult` (its `ttlMs` and
 /// `cacheScope` required).
 const CACHEABLE: &[&str] =
@@ -715,15 +696,6 @@ const CACHEABLE: &[&str] =
 /// `"private"`: nothing says it may be kept), then converted with the generated
 /// conversion of its method's result type.
 fn up_result(method: &str, result: &Value) -> Result<Value, String> {
-    fn up<L, M>(value: &Value) -> Result<Value, String>
-    where
-        L: DeserializeOwned,
-        M: TryFrom<L> + Serialize,
-        M::Error: std::fmt::Display,
-    {
-        let l: L = read(value, std::any::type_name::<L>().rsplit("::").next().unwrap_or("result"))?;
-        M::try_from(l).map(|m| to_value(&m)).map_err(|e| e.to_string())
-    }
     let mut result = result.clone();
     if let Some(o) = result.as_object_mut() {
         o.insert("resultType".into(), json!("complete"));
@@ -732,19 +704,7 @@ fn up_result(method: &str, result: &Value) -> Result<Value, String> {
             o.insert("cacheScope".into(), json!("private"));
         }
     }
-    match method {
-        "tools/list" => up::<legacy::ListToolsResult, modern::ListToolsResult>(&result),
-        "tools/call" => up::<legacy::CallToolResult, modern::CallToolResult>(&result),
-        "prompts/list" => up::<legacy::ListPromptsResult, modern::ListPromptsResult>(&result),
-        "prompts/get" => up::<legacy::GetPromptResult, modern::GetPromptResult>(&result),
-        "resources/list" => up::<legacy::ListResourcesResult, modern::ListResourcesResult>(&result),
-        "resources/templates/list" => {
-            up::<legacy::ListResourceTemplatesResult, modern::ListResourceTemplatesResult>(&result)
-        }
-        "resources/read" => up::<legacy::ReadResourceResult, modern::ReadResourceResult>(&result),
-        "completion/complete" => up::<legacy::CompleteResult, modern::CompleteResult>(&result),
-        _ => Ok(result),
-    }
+    cross_result(method, Way::Up, &result)
 }
 
 /// The client capability a server's question needs, as `requiredCapabilities`

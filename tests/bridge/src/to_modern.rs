@@ -2,8 +2,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::older::{Sent, reads};
@@ -11,6 +9,7 @@ use crate::{
     ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response,
     key, legacy, meta_mut, modern, read, result_response, to_value,
 };
+use crate::{Way, cross_result};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// The bridge between a legacy client and a modern server (see the crate docs'
@@ -359,12 +358,7 @@ impl ToModern {
             let error = msg.get("error").cloned().unwrap_or(Value::Null);
             return fail(self, format!("the client refused the server's {method} ({input_key}): {error}"));
         };
-        let response = match method.as_str() {
-            "elicitation/create" => up::<legacy::ElicitResult, modern::ElicitResult>(result),
-            "sampling/createMessage" => up::<legacy::CreateMessageResult, modern::CreateMessageResult>(result),
-            "roots/list" => up::<legacy::ListRootsResult, modern::ListRootsResult>(result),
-            _ => Ok(result.clone()),
-        };
+        let response = cross_result(&method, Way::Up, result);
         let response = match response {
             Ok(r) => r,
             Err(e) => return fail(self, format!("the client's answer to {method} ({input_key}): {e}")),
@@ -526,43 +520,11 @@ fn retry(request: &Value, responses: Map<String, Value>, state: Option<String>) 
     again
 }
 
-/// A legacy client's answer as the modern type, through the generated conversion.
-fn up<L, M>(value: &Value) -> Result<Value, String>
-where
-    L: DeserializeOwned,
-    M: TryFrom<L> + Serialize,
-    M::Error: std::fmt::Display,
-{
-    let l: L = read(value, std::any::type_name::<L>().rsplit("::").next().unwrap_or("result"))?;
-    M::try_from(l).map(|m| to_value(&m)).map_err(|e| e.to_string())
-}
-
 /// A modern server's result as the legacy client reads it: converted with the
 /// generated conversion of its method's result type, then without what
 /// 2025-11-25 does not name (`resultType`, the cache hints, reserved `_meta` keys).
 fn down_result(method: &str, result: &Value) -> Result<Value, String> {
-    fn down<M, L>(value: &Value) -> Result<Value, String>
-    where
-        M: DeserializeOwned,
-        L: TryFrom<M> + Serialize,
-        L::Error: std::fmt::Display,
-    {
-        let m: M = read(value, std::any::type_name::<M>().rsplit("::").next().unwrap_or("result"))?;
-        L::try_from(m).map(|l| to_value(&l)).map_err(|e| e.to_string())
-    }
-    let mut converted = match method {
-        "tools/list" => down::<modern::ListToolsResult, legacy::ListToolsResult>(result),
-        "tools/call" => down::<modern::CallToolResult, legacy::CallToolResult>(result),
-        "prompts/list" => down::<modern::ListPromptsResult, legacy::ListPromptsResult>(result),
-        "prompts/get" => down::<modern::GetPromptResult, legacy::GetPromptResult>(result),
-        "resources/list" => down::<modern::ListResourcesResult, legacy::ListResourcesResult>(result),
-        "resources/templates/list" => {
-            down::<modern::ListResourceTemplatesResult, legacy::ListResourceTemplatesResult>(result)
-        }
-        "resources/read" => down::<modern::ReadResourceResult, legacy::ReadResourceResult>(result),
-        "completion/complete" => down::<modern::CompleteResult, legacy::CompleteResult>(result),
-        _ => Ok(result.clone()),
-    }?;
+    let mut converted = cross_result(method, Way::Down, result)?;
     if let Some(o) = converted.as_object_mut() {
         for modern_only in ["resultType", "ttlMs", "cacheScope"] {
             o.remove(modern_only);
