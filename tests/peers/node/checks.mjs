@@ -11,6 +11,24 @@ export function check(cond, what) {
 
 export const textOf = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
 
+// The demo server's tools listed (with `wanted` among them), echo, and add (its
+// structured output, or, for an SDK older than structured output, its text).
+// Returns the tool names.
+export async function checkDemoTools(client, wanted, { structured }) {
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  check(wanted.every((n) => names.includes(n)), `tools/list -> ${names}`);
+  let r = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+  check(textOf(r) === 'hi' && !r.isError, 'tools/call echo');
+  r = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+  if (structured) {
+    check(r.structuredContent?.result === 5, `tools/call add structured=${JSON.stringify(r.structuredContent)}`);
+  } else {
+    check(textOf(r) === '5' && !r.isError, `tools/call add -> ${textOf(r)}`);
+  }
+  return names;
+}
+
 // The demo server's prompt, its resource and resource template, and a prompt completion.
 export async function checkDemoPromptsAndResources(client) {
   const { prompts } = await client.listPrompts();

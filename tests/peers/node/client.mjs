@@ -15,7 +15,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { cannedAnswers, check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
+import { cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 const cmd = argv[0] === '--' ? argv.slice(1) : argv;
@@ -51,14 +51,8 @@ async function main() {
   console.log(`initialized; server=${JSON.stringify(client.getServerVersion())}`);
   check(client.getServerCapabilities()?.tools !== undefined, 'initialize: server has tools capability');
 
-  const { tools } = await client.listTools();
-  const names = tools.map((t) => t.name).sort();
-  check(['add', 'book_table', 'echo'].every((n) => names.includes(n)), `tools/list -> ${names}`);
-
-  let r = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
-  check(textOf(r) === 'hi' && !r.isError, 'tools/call echo');
-  r = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
-  check(r.structuredContent?.result === 5, `tools/call add structured=${JSON.stringify(r.structuredContent)}`);
+  const names = await checkDemoTools(client, ['add', 'book_table', 'echo'], { structured: true });
+  let r;
 
   const progress = [];
   r = await client.callTool({ name: 'count', arguments: { n: 2 } }, undefined, { onprogress: (p) => progress.push(p) });

@@ -9,7 +9,7 @@
 import { Client } from 'sdk-2025-03-26/client/index.js';
 import { StdioClientTransport } from 'sdk-2025-03-26/client/stdio.js';
 import { CreateMessageRequestSchema, LATEST_PROTOCOL_VERSION, ListRootsRequestSchema } from 'sdk-2025-03-26/types.js';
-import { cannedAnswers, check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
+import { cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 const cmd = argv[0] === '--' ? argv.slice(1) : argv;
@@ -34,16 +34,10 @@ async function main() {
   console.log(`initialized; server=${JSON.stringify(client.getServerVersion())}`);
   check(client.getServerCapabilities()?.tools !== undefined, 'initialize: server has tools capability');
 
-  const { tools } = await client.listTools();
-  const names = tools.map((t) => t.name).sort();
-  check(['add', 'echo', 'haiku_with_roots'].every((n) => names.includes(n)), `tools/list -> ${names}`);
-  let r = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
-  check(textOf(r) === 'hi' && !r.isError, 'tools/call echo');
-  r = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
-  check(textOf(r) === '5' && !r.isError, `tools/call add -> ${textOf(r)}`);
+  await checkDemoTools(client, ['add', 'echo', 'haiku_with_roots'], { structured: false });
 
   // The modern server's input_required round, asked of this client as two requests.
-  r = await client.callTool({ name: 'haiku_with_roots', arguments: { topic: 'frogs' } });
+  const r = await client.callTool({ name: 'haiku_with_roots', arguments: { topic: 'frogs' } });
   check(textOf(r).includes('an old silent pond') && textOf(r).includes('file:///tmp/peers-research'), `sampling+roots: ${textOf(r)}`);
   check(seen.includes('sample') && seen.includes('roots'), `both asked: ${JSON.stringify(seen)}`);
 

@@ -15,7 +15,7 @@
 // Exits 0 when every check passes, 1 otherwise.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cannedAnswers, check, checkDemoPromptsAndResources, run, textOf } from './checks.mjs';
+import { cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 let negotiation = 'auto';
@@ -98,14 +98,8 @@ async function main() {
     return;
   }
 
-  const { tools } = await client.listTools();
-  const names = tools.map((t) => t.name).sort();
-  check(['add', 'book_table', 'echo'].every((n) => names.includes(n)), `tools/list -> ${names}`);
-
-  let r = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
-  check(textOf(r) === 'hi' && !r.isError, 'tools/call echo');
-  r = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
-  check(r.structuredContent?.result === 5, `tools/call add structured=${JSON.stringify(r.structuredContent)}`);
+  await checkDemoTools(client, ['add', 'book_table', 'echo'], { structured: true });
+  let r;
 
   seen.length = 0;
   r = await client.callTool({ name: 'book_table', arguments: { date: '2026-08-01' } });

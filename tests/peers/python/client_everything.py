@@ -21,37 +21,14 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
+from peer_common import SEEN, check, on_roots, on_sample, text_of
 
 MODES = {"modern": "auto", "pinned": "2026-07-28"}
-SEEN: list[str] = []
 
 
 async def on_elicit(ctx: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
     SEEN.append("elicit")
     return types.ElicitResult(action="accept", content={"name": "Ada Lovelace", "check": True, "integer": 7})
-
-
-async def on_sample(ctx: ClientRequestContext, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
-    SEEN.append("sample")
-    return types.CreateMessageResult(
-        role="assistant", content=types.TextContent(type="text", text="an old silent pond"), model="fake-llm",
-        stop_reason="endTurn",
-    )
-
-
-async def on_roots(ctx: ClientRequestContext) -> types.ListRootsResult:
-    SEEN.append("roots")
-    return types.ListRootsResult(roots=[types.Root(uri="file:///tmp/peers-research", name="work")])
-
-
-def check(cond: bool, what: str) -> None:
-    print(f"{'ok  ' if cond else 'FAIL'} {what}", flush=True)
-    if not cond:
-        raise SystemExit(1)
-
-
-def text_of(result: types.CallToolResult) -> str:
-    return "".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
 
 async def run(mode: str, command: list[str]) -> None:
