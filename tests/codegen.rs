@@ -31,7 +31,8 @@ fn short_diff(old: &str, new: &str) -> String {
 /// The committed crate's files, as `cargo xtask codegen` makes them: the spec
 /// inputs and the extensions.
 fn generate_committed() -> Files {
-    let settings = mcp_spec_codegen::emit::Settings::default().with_extensions(&support::ext_dir());
+    let settings = mcp_spec_codegen::emit::Settings::default()
+        .with_extensions(&mcp_spec_codegen::extension::ExtDir::named(support::ext_dir()));
     match mcp_spec_codegen::generate_with(&support::spec_dir(), &settings) {
         Ok(g) => g.files,
         Err(d) => panic!("generation failed:\n{}", d.render()),

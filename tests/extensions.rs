@@ -17,8 +17,11 @@ use mcp_spec_types::ext::tasks::draft as tasks;
 fn load() -> (mcp_spec_codegen::Spec, Vec<mcp_spec_codegen::extension::Extension>) {
     let (spec, _) =
         mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
-    let (exts, _) = mcp_spec_codegen::extension::load_extensions(&support::ext_dir(), &spec)
-        .unwrap_or_else(|d| panic!("{}", d.render()));
+    let (exts, _) = mcp_spec_codegen::extension::load_extensions(
+        &mcp_spec_codegen::extension::ExtDir::named(support::ext_dir()),
+        &spec,
+    )
+    .unwrap_or_else(|d| panic!("{}", d.render()));
     (spec, exts)
 }
 
@@ -339,10 +342,11 @@ fn load_broken(name: &str, schema: &str, vendored: Option<&str>) -> String {
     if let Some(v) = vendored {
         std::fs::write(rev.join("spec.types.ts"), v).unwrap();
     }
-    let out = match mcp_spec_codegen::extension::load_extensions(&dir, &spec) {
-        Ok(_) => "loaded".to_string(),
-        Err(d) => d.render(),
-    };
+    let out =
+        match mcp_spec_codegen::extension::load_extensions(&mcp_spec_codegen::extension::ExtDir::named(&dir), &spec) {
+            Ok(_) => "loaded".to_string(),
+            Err(d) => d.render(),
+        };
     std::fs::remove_dir_all(&dir).unwrap();
     out
 }
@@ -372,8 +376,12 @@ fn bad_extension_inputs_are_located_errors() {
         "import type { Result } from \"./spec.types.js\";\nexport type Mine = Result & { x: string };\n",
         Some(&edited),
     );
-    assert!(out.contains("is not the schema.ts of any core revision"), "{out}");
-    assert!(out.contains("closest: draft") && out.contains("line 222 of the copy: `edited: string;`"), "{out}");
+    assert!(out.contains("fits no core revision of the spec inputs"), "{out}");
+    assert!(out.contains("closest: draft") && out.contains("`Result` differs"), "{out}");
+    assert!(out.contains("the copy has `interface Result {") && out.contains("\"edited\": string;"), "{out}");
+    // Located at the declaration in the copy.
+    let line = edited.lines().position(|l| l == "export interface Result {").unwrap() + 1;
+    assert!(out.contains(&format!("spec.types.ts:{line}:1")), "{out}");
     // No vendored copy at all.
     let out = load_broken("missing", "export type Mine = { x: string };\n", None);
     assert!(out.contains("no vendored core schema") && out.contains("spec.types.ts"), "{out}");
@@ -423,7 +431,8 @@ export type DemoExtensionCapability = Record<string, never>;
 "#,
     )
     .unwrap();
-    let settings = mcp_spec_codegen::emit::Settings::writing_to(&out).with_extensions(&ext_dir);
+    let settings = mcp_spec_codegen::emit::Settings::writing_to(&out)
+        .with_extensions(&mcp_spec_codegen::extension::ExtDir::named(&ext_dir));
     let generated =
         mcp_spec_codegen::generate_with(&support::spec_dir(), &settings).unwrap_or_else(|d| panic!("{}", d.render()));
     mcp_spec_codegen::output::write_crate(&out, &generated.files).unwrap();
@@ -444,4 +453,135 @@ fn main() {
     let run = support::downstream_of(&out, "ext-demo-user", &["ext-demo-draft"], &[], main, "run");
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success() && String::from_utf8_lossy(&run.stdout).trim() == "ok", "{stderr}");
+}
+
+/// A spec folder in `target/` holding the named revisions of the spec inputs,
+/// each schema.ts passed through `edit` (by revision name).
+fn spec_folder(name: &str, revisions: &[&str], edit: impl Fn(&str, String) -> String) -> std::path::PathBuf {
+    let dir = support::workspace_root().join("target/spec-folders").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for rev in revisions {
+        let text = std::fs::read_to_string(support::spec_dir().join(format!("schema/{rev}/schema.ts")))
+            .unwrap_or_else(|e| panic!("the spec inputs are missing revision {rev}: {e}"));
+        let at = dir.join("schema").join(rev);
+        std::fs::create_dir_all(&at).unwrap();
+        std::fs::write(at.join("schema.ts"), edit(rev, text)).unwrap();
+    }
+    dir
+}
+
+fn load_with(
+    spec_dir: &std::path::Path,
+    ext: &mcp_spec_codegen::extension::ExtDir,
+) -> Result<(Vec<mcp_spec_codegen::extension::Extension>, String), String> {
+    let (spec, _) = mcp_spec_codegen::spec::load_spec(spec_dir).unwrap_or_else(|d| panic!("{}", d.render()));
+    mcp_spec_codegen::extension::load_extensions(ext, &spec).map(|(e, w)| (e, w.render())).map_err(|d| d.render())
+}
+
+/// The core job never depends on an extension found by default: a spec folder
+/// of a core revision Tasks was not written against (2025-06-18 has no `Error`
+/// type to import) generates the core, and says with a warning why Tasks was
+/// left out; the same folder named by the user is an error, with the closest
+/// revision and the first imported item that differs.
+#[test]
+fn an_extension_found_by_default_never_breaks_another_spec_folder() {
+    let spec_dir = spec_folder("past-2025-06-18", &["2025-06-18"], |_, t| t);
+    let found = mcp_spec_codegen::extension::ExtDir { path: support::ext_dir(), named: false };
+    let settings = mcp_spec_codegen::emit::Settings::default().with_extensions(&found);
+    let generated = mcp_spec_codegen::generate_with(&spec_dir, &settings).unwrap_or_else(|d| panic!("{}", d.render()));
+    assert!(generated.extensions.is_empty());
+    assert_eq!(generated.spec.revisions.len(), 1);
+    let files: Vec<String> = generated.files.keys().map(|p| p.display().to_string()).collect();
+    assert!(files.iter().any(|f| f == "src/v2025_06_18.rs") && !files.iter().any(|f| f.contains("ext")), "{files:?}");
+    let warnings = generated.warnings.render();
+    assert!(warnings.contains("revision draft of extension `tasks` skipped"), "{warnings}");
+    assert!(warnings.contains("found by default") && warnings.contains("--ext-dir or MCP_EXT_DIR"), "{warnings}");
+    assert!(
+        warnings.contains("closest: 2025-06-18") && warnings.contains("`Error` is not declared in 2025-06-18"),
+        "{warnings}"
+    );
+    assert!(!generated.warnings.has_errors());
+    // Named, the same folder is an error saying the same.
+    let err =
+        load_with(&spec_dir, &mcp_spec_codegen::extension::ExtDir::named(support::ext_dir())).map(|_| ()).unwrap_err();
+    assert!(
+        err.contains("error: ")
+            && err.contains("fits no core revision")
+            && err.contains("`Error` is not declared in 2025-06-18"),
+        "{err}"
+    );
+    // Every revision of the spec inputs alone: the core generates each time;
+    // Tasks comes along on the two revisions its imports fit, and only there.
+    let found_dir = mcp_spec_codegen::extension::ExtDir { path: support::ext_dir(), named: false };
+    let mut kept = Vec::new();
+    let revisions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"];
+    for rev in revisions {
+        let dir = spec_folder(&format!("alone-{rev}"), &[rev], |_, t| t);
+        let settings = mcp_spec_codegen::emit::Settings::default().with_extensions(&found_dir);
+        let generated =
+            mcp_spec_codegen::generate_with(&dir, &settings).unwrap_or_else(|d| panic!("{rev}: {}", d.render()));
+        let skipped = generated.warnings.render().contains("extension `tasks` skipped");
+        assert_eq!(skipped, generated.extensions.is_empty(), "{rev}");
+        if !skipped {
+            kept.push(rev);
+        }
+    }
+    assert_eq!(kept, ["2026-07-28", "draft"]);
+    // Found by default, the folder is the default path when nothing names another.
+    if std::env::var_os(mcp_spec_codegen::extension::EXT_DIR_ENV).is_none() {
+        let located = mcp_spec_codegen::extension::locate_ext_dir(None, &support::workspace_root()).unwrap();
+        assert_eq!(located.map(|d| d.named), Some(false));
+    }
+}
+
+/// The core revision Tasks builds on is the one where what it imports means
+/// the same, not the one whose text equals its copy: a `draft` that has moved
+/// on elsewhere (a declaration added, docs edited) still carries it; one where
+/// an imported item changed does not, and 2026-07-28 (where it is as in the
+/// copy) does; changed in both, no revision fits.
+#[test]
+fn the_core_revision_is_chosen_by_what_the_extension_imports() {
+    let tasks = mcp_spec_codegen::extension::ExtDir::named(support::ext_dir());
+    let core_of = |exts: &[mcp_spec_codegen::extension::Extension]| {
+        assert_eq!(exts.len(), 1);
+        exts[0].revisions.iter().map(|r| (r.rev.name.clone(), r.core_name.clone())).collect::<Vec<_>>()
+    };
+    let revisions = ["2026-07-28", "draft"];
+    // Moved on where Tasks does not look: still draft (the newest of the two that fit).
+    let moved = spec_folder("draft-moved-on", &revisions, |rev, t| {
+        if rev != "draft" {
+            return t;
+        }
+        let t = t.replacen("/**", "/**\n * A line of docs added upstream.", 1);
+        format!(
+            "{t}\n/** Added upstream after the extension vendored its copy. */\nexport interface AddedLater {{\n  note: string;\n}}\n"
+        )
+    });
+    let (exts, _) = load_with(&moved, &tasks).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(core_of(&exts), [("draft".to_string(), "draft".to_string())]);
+    // An imported item changed in draft: 2026-07-28 carries it.
+    let edit_result =
+        |t: String| t.replacen("export interface Result {", "export interface Result {\n  changed?: number;", 1);
+    let changed =
+        spec_folder("draft-result-changed", &revisions, |rev, t| if rev == "draft" { edit_result(t) } else { t });
+    let (exts, _) = load_with(&changed, &tasks).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(core_of(&exts), [("draft".to_string(), "2026-07-28".to_string())]);
+    // What an imported item reaches counts too: `InputRequests` reaches `CreateMessageRequest`.
+    let edit_reached = |t: String| {
+        let edited = t.replacen(
+            "  method: \"sampling/createMessage\";\n",
+            "  method: \"sampling/createMessage\";\n  hint?: string;\n",
+            1,
+        );
+        assert_ne!(edited, t, "the edit must change the schema");
+        edited
+    };
+    let reached = spec_folder("draft-reached-changed", &revisions, |_, t| edit_reached(t));
+    let err = load_with(&reached, &tasks).map(|_| ()).unwrap_err();
+    assert!(err.contains("fits no core revision") && err.contains("`CreateMessageRequest` differs"), "{err}");
+    // Changed in both: no revision fits, the error names the closest and what differs.
+    let both = spec_folder("both-result-changed", &revisions, |_, t| edit_result(t));
+    let err = load_with(&both, &tasks).map(|_| ()).unwrap_err();
+    assert!(err.contains("fits no core revision") && err.contains("closest: draft"), "{err}");
+    assert!(err.contains("`Result` differs") && err.contains("\"changed\"?: number;"), "{err}");
 }

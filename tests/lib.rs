@@ -677,7 +677,11 @@ pub fn model_agreement(rev: &mcp_spec_codegen::model::Revision, types: &[mcp_spe
 /// when it is missing.
 pub fn ext_dir() -> PathBuf {
     match mcp_spec_codegen::extension::locate_ext_dir(None, &workspace_root()) {
-        Ok(d) => d,
+        Ok(Some(d)) => d.path,
+        Ok(None) => panic!(
+            "the extension inputs are missing: no MCP_EXT_DIR, and {} is not a folder",
+            workspace_root().join("../shared/mcp-ext").display()
+        ),
         Err(d) => panic!("the extension inputs are missing:\n{}", d.render()),
     }
 }

@@ -18,10 +18,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, Severity};
 use crate::lower::{LowerInput, lower_revision};
 use crate::model::{Item, ItemKind, LiteralValue, Revision, Spec, Type, UnionRule, Variant};
 use crate::parse::parse_module;
+use crate::syntax::{Decl, ImportedName};
 
 /// The environment variable that names an extensions folder.
 pub const EXT_DIR_ENV: &str = "MCP_EXT_DIR";
@@ -55,18 +56,40 @@ pub struct ExtensionRevision {
     pub feature: String,
 }
 
+/// An extensions folder and how it was found. One the user named (`--ext-dir`,
+/// `$MCP_EXT_DIR`) is part of the job: its errors stop generation. One found
+/// by default is not: an extension of it that fails (most often one written
+/// against a core revision the spec inputs in use do not have) is skipped with
+/// a warning saying why, and the core generates as before.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtDir {
+    pub path: PathBuf,
+    pub named: bool,
+}
+
+impl ExtDir {
+    /// A folder the user named: its errors are errors.
+    pub fn named(path: impl Into<PathBuf>) -> ExtDir {
+        ExtDir { path: path.into(), named: true }
+    }
+}
+
 /// Where the extensions are: `explicit` (`--ext-dir`), else `$MCP_EXT_DIR`, else
-/// `../shared/mcp-ext` beside the workspace root. The error says what was tried.
-pub fn locate_ext_dir(explicit: Option<&Path>, workspace_root: &Path) -> Result<PathBuf, Diagnostics> {
+/// `../shared/mcp-ext` beside the workspace root. A named folder that is not
+/// there is an error saying what was tried; a default one that is not there
+/// is `None` (no extensions).
+pub fn locate_ext_dir(explicit: Option<&Path>, workspace_root: &Path) -> Result<Option<ExtDir>, Diagnostics> {
     let env = std::env::var_os(EXT_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
     let default = workspace_root.join("../shared/mcp-ext");
     let (chosen, how) = match (explicit, &env) {
         (Some(p), _) => (p.to_path_buf(), "--ext-dir"),
         (None, Some(p)) => (p.clone(), EXT_DIR_ENV),
-        (None, None) => (default.clone(), "the default path"),
+        (None, None) => {
+            return Ok(default.is_dir().then_some(ExtDir { path: default, named: false }));
+        }
     };
     if chosen.is_dir() {
-        return Ok(chosen);
+        return Ok(Some(ExtDir::named(chosen)));
     }
     let tried = |p: Option<&Path>| p.map(|p| p.display().to_string()).unwrap_or_else(|| "not given".into());
     Err(Diagnostic::error(format!("no MCP extensions folder found: {} ({how}) is not a folder", chosen.display()))
@@ -78,39 +101,65 @@ pub fn locate_ext_dir(explicit: Option<&Path>, workspace_root: &Path) -> Result<
 }
 
 /// Every extension under `dir` (a folder per extension, each with `schema/`),
-/// each revision lowered on the core revision of `spec` its vendored copy equals.
-/// Problems of every extension are reported together.
-pub fn load_extensions(dir: &Path, spec: &Spec) -> Result<(Vec<Extension>, Diagnostics), Diagnostics> {
+/// each revision lowered on the core revision of `spec` its imports fit (see
+/// [`core_revision`]). Problems of every extension are reported together; in a
+/// folder found by default, an extension revision with problems is skipped and
+/// its problems come back as warnings (see [`ExtDir`]).
+pub fn load_extensions(dir: &ExtDir, spec: &Spec) -> Result<(Vec<Extension>, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::default();
-    let mut folders: Vec<PathBuf> = match std::fs::read_dir(dir) {
+    let mut folders: Vec<PathBuf> = match std::fs::read_dir(&dir.path) {
         Ok(entries) => entries.flatten().map(|e| e.path()).filter(|p| p.join("schema").is_dir()).collect(),
-        Err(e) => return Err(Diagnostic::error(format!("cannot read {}: {e}", dir.display())).into()),
+        Err(e) => return Err(Diagnostic::error(format!("cannot read {}: {e}", dir.path.display())).into()),
     };
     folders.sort();
     let mut out = Vec::new();
     for folder in folders {
         let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let module = crate::spec::module_name(&name);
-        let revisions = match crate::spec::discover_revisions(&folder) {
-            Ok(r) => r,
-            Err(d) => {
-                diags.extend(d);
-                continue;
-            }
-        };
+        let mut found = Diagnostics::default();
         let mut ext = Extension { name: name.clone(), module: module.clone(), revisions: Vec::new() };
-        for source in revisions {
-            match load_revision(&name, &module, &source, spec) {
-                Ok((rev, d)) => {
-                    diags.extend(d);
-                    ext.revisions.push(rev);
+        match crate::spec::discover_revisions(&folder) {
+            Ok(revisions) => {
+                for source in revisions {
+                    match load_revision(&name, &source, spec) {
+                        Ok((rev, d)) => {
+                            found.extend(d);
+                            ext.revisions.push(rev);
+                        }
+                        Err(d) if !dir.named => diags.extend(skipped(&name, Some(&source.name), &dir.path, d)),
+                        Err(d) => found.extend(d),
+                    }
                 }
-                Err(d) => diags.extend(d),
             }
+            Err(d) if !dir.named => diags.extend(skipped(&name, None, &dir.path, d)),
+            Err(d) => found.extend(d),
         }
-        out.push(ext);
+        diags.extend(found);
+        if !ext.revisions.is_empty() {
+            out.push(ext);
+        }
     }
     if diags.has_errors() { Err(diags) } else { Ok((out, diags)) }
+}
+
+/// The problems of an extension (revision) found by default, as warnings
+/// behind one that says it was skipped and why it is not an error.
+fn skipped(ext: &str, revision: Option<&str>, dir: &Path, problems: Diagnostics) -> Diagnostics {
+    let what = match revision {
+        Some(r) => format!("revision {r} of extension `{ext}`"),
+        None => format!("extension `{ext}`"),
+    };
+    let mut out = Diagnostics::default();
+    out.push(
+        Diagnostic::warning(format!("{what} skipped: it does not generate with these spec inputs (why follows)"))
+            .note(format!(
+                "{} was found by default, so its problems do not stop the core's generation; they follow as warnings",
+                dir.display()
+            ))
+            .hint(format!("name the folder with --ext-dir or {EXT_DIR_ENV} to make them errors")),
+    );
+    out.items.extend(problems.items.into_iter().map(|d| Diagnostic { severity: Severity::Warning, ..d }));
+    out
 }
 
 fn read_text(path: &Path) -> Result<String, Diagnostics> {
@@ -122,17 +171,13 @@ fn read_text(path: &Path) -> Result<String, Diagnostics> {
 
 fn load_revision(
     ext: &str,
-    ext_module: &str,
     source: &crate::spec::RevisionSource,
     spec: &Spec,
 ) -> Result<(ExtensionRevision, Diagnostics), Diagnostics> {
     let path = &source.schema_path;
     let text = read_text(path)?;
-    let vendored_path = path.with_file_name("spec.types.ts");
-    let core = core_revision(&vendored_path, spec)?;
     let (decls, imports, mut diags) = parse_module(path, &text);
-    // Every import is of the vendored core schema, and every name it takes is a core type.
-    let mut names = BTreeMap::new();
+    // Every import is of the vendored core schema.
     for import in &imports {
         if !CORE_IMPORTS.contains(&import.source.as_str()) {
             diags.push(
@@ -141,19 +186,25 @@ fn load_revision(
                     .label("not the vendored core schema")
                     .hint("an extension imports core types from `./spec.types.js`, its copy of the core schema.ts beside it; vendor the core schema there and import from it"),
             );
+        }
+    }
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    let imported: Vec<&ImportedName> = imports.iter().flat_map(|i| &i.names).collect();
+    let core = core_revision(&path.with_file_name("spec.types.ts"), &imported, spec)?;
+    // Every name it takes is a core type.
+    let mut names = BTreeMap::new();
+    for n in imported {
+        if core.item(&n.imported).is_none() {
+            diags.push(
+                Diagnostic::error(format!("`{}` is not a type of core revision {}", n.imported, core.name))
+                    .at(path, n.span)
+                    .label("imported here"),
+            );
             continue;
         }
-        for n in &import.names {
-            if core.item(&n.imported).is_none() {
-                diags.push(
-                    Diagnostic::error(format!("`{}` is not a type of core revision {}", n.imported, core.name))
-                        .at(path, n.span)
-                        .label("imported here"),
-                );
-                continue;
-            }
-            names.insert(n.local.clone(), n.imported.clone());
-        }
+        names.insert(n.local.clone(), n.imported.clone());
     }
     if diags.has_errors() {
         return Err(diags);
@@ -179,7 +230,6 @@ fn load_revision(
     add_to_core_unions(&mut rev);
     let capability = rev.items.keys().find(|n| n.ends_with("ExtensionCapability")).cloned();
     let id = text.lines().find_map(|l| l.split_once("Extension Identifier:")).map(|(_, id)| id.trim().to_string());
-    let _ = ext_module;
     Ok((
         ExtensionRevision {
             feature: format!("ext-{ext}-{}", source.module).replace('_', "-"),
@@ -193,10 +243,22 @@ fn load_revision(
     ))
 }
 
-/// The core revision whose schema.ts the extension's vendored `spec.types.ts`
-/// is, once its vendoring header (a leading comment) is set aside; when none
-/// is, an error naming the closest revision and the first line that differs.
-fn core_revision<'s>(vendored_path: &Path, spec: &'s Spec) -> Result<&'s Revision, Diagnostics> {
+/// The core revision an extension builds on, chosen by what it imports: a
+/// revision of `spec` in which every declaration the extension imports from
+/// its vendored copy (`spec.types.ts`), and every declaration those reach,
+/// has the same shape as in the copy (docs and layout aside: see
+/// [`Decl::shape`]). The oldest revision whose whole text equals the copy's
+/// (its vendoring header set aside) is preferred; else, of the revisions that
+/// fit, the one where most of the copy's declarations have the same shape
+/// (the newest of equals). Byte equality alone
+/// would fail the day upstream's `draft` moves on from the copy, though
+/// nothing the extension uses changed. When none fits, the error names the
+/// closest revision and the first imported item that differs there.
+fn core_revision<'s>(
+    vendored_path: &Path,
+    imported: &[&ImportedName],
+    spec: &'s Spec,
+) -> Result<&'s Revision, Diagnostics> {
     if !vendored_path.is_file() {
         return Err(Diagnostic::error(format!("no vendored core schema: {} is missing", vendored_path.display()))
             .hint("an extension carries its copy of the core schema.ts as `spec.types.ts` beside its schema.ts")
@@ -204,29 +266,118 @@ fn core_revision<'s>(vendored_path: &Path, spec: &'s Spec) -> Result<&'s Revisio
     }
     let vendored = read_text(vendored_path)?;
     let body = strip_header(&vendored);
-    let mut closest: Option<(usize, &Revision, String)> = None;
+    let mut cores = Vec::with_capacity(spec.revisions.len());
     for rev in &spec.revisions {
         let core = read_text(&rev.schema_path)?;
         if body == strip_header(&core) || vendored.ends_with(&core) {
             // The oldest revision with this text: `draft` may equal a dated one's.
             return Ok(rev);
         }
-        let (same, first) = compare_lines(body, strip_header(&core));
-        if closest.as_ref().is_none_or(|(n, ..)| same > *n) {
-            closest = Some((same, rev, first));
+        cores.push((rev, core));
+    }
+    let (copy_decls, _, copy_diags) = parse_module(vendored_path, &vendored);
+    if copy_diags.has_errors() {
+        return Err(copy_diags);
+    }
+    let copy: BTreeMap<&str, &Decl> = copy_decls.iter().map(|d| (d.name.as_str(), d)).collect();
+    let reached = reached_declarations(imported, &copy);
+    let copy_shapes: BTreeMap<&str, String> = copy_decls.iter().map(|d| (d.name.as_str(), d.shape())).collect();
+    // Per revision: how many reached declarations match, the first that does
+    // not (with why), and how many of all the copy's declarations are the same.
+    let mut judged = Vec::new();
+    for (rev, core_text) in &cores {
+        let (core_decls, _, core_diags) = parse_module(&rev.schema_path, core_text);
+        if core_diags.has_errors() {
+            continue; // reported by the core's own load
         }
+        let core_shapes: BTreeMap<&str, String> = core_decls.iter().map(|d| (d.name.as_str(), d.shape())).collect();
+        let mut matching = 0;
+        let mut first_difference = None;
+        for decl in &reached {
+            let ours = &copy_shapes[decl.name.as_str()];
+            match core_shapes.get(decl.name.as_str()) {
+                Some(theirs) if theirs == ours => matching += 1,
+                Some(theirs) => {
+                    first_difference.get_or_insert_with(|| {
+                        let why = {
+                            let at = ours.bytes().zip(theirs.bytes()).take_while(|(a, b)| a == b).count();
+                            format!(
+                                "`{}` differs: the copy has `{}`, {} has `{}`",
+                                decl.name,
+                                excerpt(ours, at),
+                                rev.name,
+                                excerpt(theirs, at)
+                            )
+                        };
+                        (decl.span, why)
+                    });
+                }
+                None => {
+                    first_difference
+                        .get_or_insert_with(|| (decl.span, format!("`{}` is not declared in {}", decl.name, rev.name)));
+                }
+            }
+        }
+        let same = copy_shapes.iter().filter(|(name, shape)| core_shapes.get(*name) == Some(*shape)).count();
+        judged.push((*rev, matching, first_difference, same));
+    }
+    // `max_by_key` keeps the last of equals: the newest revision.
+    let fitting = judged.iter().filter(|j| j.2.is_none()).max_by_key(|j| j.3);
+    if let Some((rev, ..)) = fitting {
+        return Ok(rev);
     }
     let mut d = Diagnostic::error(format!(
-        "{} is not the schema.ts of any core revision of the spec inputs",
+        "{} fits no core revision of the spec inputs: what the extension imports differs in each",
         vendored_path.display()
     ))
-    .in_file(vendored_path);
-    if let Some((_, rev, first)) = closest {
-        d = d.note(format!("closest: {} ({}); {first}", rev.name, rev.schema_path.display()));
+    .in_file(vendored_path)
+    .label("the first imported declaration that differs in the closest revision")
+    .note(format!(
+        "the extension imports {} declaration(s) of its copy, {} with what they reach",
+        imported.len(),
+        reached.len()
+    ));
+    if let Some((rev, matching, Some((span, why)), _)) = judged.iter().max_by_key(|j| (j.1, j.3)) {
+        d = d.at(vendored_path, *span).note(format!(
+            "closest: {} ({}), where {matching} of the {} match; {why}",
+            rev.name,
+            rev.schema_path.display(),
+            reached.len()
+        ));
     }
     Err(d
         .hint("vendor the core schema the extension is written against, or add that core revision to the spec inputs")
         .into())
+}
+
+/// The copy's declarations the imported names reach, the imported ones first
+/// (in import order), then what they refer to, breadth first. Names the copy
+/// does not declare (`Omit`, `Record`) are TypeScript's own.
+fn reached_declarations<'d>(imported: &[&ImportedName], copy: &BTreeMap<&str, &'d Decl>) -> Vec<&'d Decl> {
+    let mut out: Vec<&Decl> = Vec::new();
+    let mut queue: std::collections::VecDeque<String> = imported.iter().map(|n| n.imported.clone()).collect();
+    while let Some(name) = queue.pop_front() {
+        let Some(decl) = copy.get(name.as_str()) else { continue };
+        if out.iter().any(|d| d.name == decl.name) {
+            continue;
+        }
+        out.push(decl);
+        queue.extend(decl.references());
+    }
+    out
+}
+
+/// Where two shapes part: a window of `shape` around byte `at`.
+fn excerpt(shape: &str, at: usize) -> String {
+    let floor = |mut i: usize| {
+        i = i.min(shape.len());
+        while !shape.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (lo, hi) = (floor(at.saturating_sub(40)), floor(at + 60));
+    format!("{}{}{}", if lo > 0 { "…" } else { "" }, &shape[lo..hi], if hi < shape.len() { "…" } else { "" })
 }
 
 /// The text after a leading block comment (`/** This file is automatically
@@ -243,21 +394,6 @@ fn strip_header(text: &str) -> &str {
         }
     }
     t
-}
-
-/// How many lines two texts share in place, and the first that differs.
-fn compare_lines(a: &str, b: &str) -> (usize, String) {
-    let (al, bl): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    let same = al.iter().zip(&bl).filter(|(x, y)| x == y).count();
-    let first = al.iter().zip(&bl).position(|(x, y)| x != y).map(|i| {
-        format!(
-            "the first difference is at line {} of the copy: `{}` where the core has `{}`",
-            i + 1,
-            al[i].trim(),
-            bl[i].trim()
-        )
-    });
-    (same, first.unwrap_or_else(|| format!("one is {} lines, the other {}", al.len(), bl.len())))
 }
 
 /// What an extension adds to the core's unions read by `resultType`: each of

@@ -128,3 +128,162 @@ pub enum TypeKind {
         what: &'static str,
     },
 }
+
+impl Decl {
+    /// What the declaration means, as one canonical text: its kind and type,
+    /// without docs, spans, comments or layout. Two declarations with the same
+    /// shape lower to the same item (up to docs), which is what an extension
+    /// needs of the core names it imports.
+    pub fn shape(&self) -> String {
+        let mut out = String::new();
+        match &self.kind {
+            DeclKind::Interface { extends, members } => {
+                out.push_str("interface ");
+                out.push_str(&self.name);
+                for (i, base) in extends.iter().enumerate() {
+                    out.push_str(if i == 0 { " extends " } else { ", " });
+                    base.write_shape(&mut out);
+                }
+                write_members(members, &mut out);
+            }
+            DeclKind::Alias(ty) => {
+                out.push_str("type ");
+                out.push_str(&self.name);
+                out.push_str(" = ");
+                ty.write_shape(&mut out);
+            }
+            DeclKind::Const(value) => {
+                out.push_str("const ");
+                out.push_str(&self.name);
+                out.push_str(&format!(" = {value:?}"));
+            }
+        }
+        out
+    }
+
+    /// The names this declaration refers to (type references, `typeof`), in
+    /// the order they first appear; built-in names (`Omit`, `Record`) included.
+    pub fn references(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        match &self.kind {
+            DeclKind::Interface { extends, members } => {
+                extends.iter().for_each(|t| t.collect_references(&mut out));
+                members_references(members, &mut out);
+            }
+            DeclKind::Alias(ty) => ty.collect_references(&mut out),
+            DeclKind::Const(_) => {}
+        }
+        out
+    }
+}
+
+fn write_members(members: &[Member], out: &mut String) {
+    out.push_str(" {");
+    for m in members {
+        match m {
+            Member::Property { name, optional, ty, .. } => {
+                out.push_str(&format!(" {name:?}{}: ", if *optional { "?" } else { "" }));
+                ty.write_shape(out);
+            }
+            Member::Index { ty, .. } => {
+                out.push_str(" [key]: ");
+                ty.write_shape(out);
+            }
+        }
+        out.push(';');
+    }
+    out.push_str(" }");
+}
+
+fn members_references(members: &[Member], out: &mut Vec<String>) {
+    for m in members {
+        match m {
+            Member::Property { ty, .. } | Member::Index { ty, .. } => ty.collect_references(out),
+        }
+    }
+}
+
+impl TypeExpr {
+    fn write_shape(&self, out: &mut String) {
+        let list = |items: &[TypeExpr], sep: &str, out: &mut String| {
+            out.push('(');
+            for (i, t) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(sep);
+                }
+                t.write_shape(out);
+            }
+            out.push(')');
+        };
+        match &self.kind {
+            TypeKind::String => out.push_str("string"),
+            TypeKind::Number => out.push_str("number"),
+            TypeKind::Boolean => out.push_str("boolean"),
+            TypeKind::Null => out.push_str("null"),
+            TypeKind::Unknown => out.push_str("unknown"),
+            TypeKind::Any => out.push_str("any"),
+            TypeKind::Object => out.push_str("object"),
+            TypeKind::Never => out.push_str("never"),
+            TypeKind::StrLit(s) => out.push_str(&format!("{s:?}")),
+            TypeKind::NumLit(n) => out.push_str(&format!("{n:?}")),
+            TypeKind::BoolLit(b) => out.push_str(&b.to_string()),
+            TypeKind::Ref { name, args } => {
+                out.push_str(name);
+                if !args.is_empty() {
+                    out.push('<');
+                    list(args, ", ", out);
+                    out.push('>');
+                }
+            }
+            TypeKind::TypeOf(name) => {
+                out.push_str("typeof ");
+                out.push_str(name);
+            }
+            TypeKind::Array(t) => {
+                out.push('(');
+                t.write_shape(out);
+                out.push_str(")[]");
+            }
+            TypeKind::Union(items) => list(items, " | ", out),
+            TypeKind::Intersection(items) => list(items, " & ", out),
+            TypeKind::Literal(members) => write_members(members, out),
+            TypeKind::KeyOf(t) => {
+                out.push_str("keyof ");
+                t.write_shape(out);
+            }
+            TypeKind::Indexed { object, index } => {
+                object.write_shape(out);
+                out.push('[');
+                index.write_shape(out);
+                out.push(']');
+            }
+            TypeKind::Template(t) => out.push_str(&format!("`{t}`")),
+            TypeKind::Unsupported { what } => out.push_str(&format!("<unsupported {what}>")),
+        }
+    }
+
+    fn collect_references(&self, out: &mut Vec<String>) {
+        let mut add = |name: &str| {
+            if !out.iter().any(|n| n == name) {
+                out.push(name.to_string());
+            }
+        };
+        match &self.kind {
+            TypeKind::Ref { name, args } => {
+                add(name);
+                args.iter().for_each(|t| t.collect_references(out));
+            }
+            TypeKind::TypeOf(name) => add(name),
+            TypeKind::Array(t) | TypeKind::KeyOf(t) => t.collect_references(out),
+            TypeKind::Union(items) | TypeKind::Intersection(items) => {
+                items.iter().for_each(|t| t.collect_references(out))
+            }
+            TypeKind::Literal(members) => members_references(members, out),
+            TypeKind::Indexed { object, index } => {
+                object.collect_references(out);
+                index.collect_references(out);
+            }
+            _ => {}
+        }
+    }
+}

@@ -186,7 +186,10 @@ fn codegen(
         }
     };
     let out = out.unwrap_or_else(|| root.join("generated"));
-    let settings = mcp_spec_codegen::emit::Settings::writing_to(&out).with_extensions(&ext_dir);
+    let mut settings = mcp_spec_codegen::emit::Settings::writing_to(&out);
+    if let Some(ext_dir) = &ext_dir {
+        settings = settings.with_extensions(ext_dir);
+    }
     let generated = match mcp_spec_codegen::generate_with(&dir, &settings) {
         Ok(g) => g,
         Err(d) => {
@@ -291,10 +294,19 @@ fn load_ext(
         report(&d);
         ExitCode::from(1)
     })?;
+    let Some(dir) = dir else {
+        eprintln!(
+            "error: no extensions folder: none was named (--ext-dir, MCP_EXT_DIR) and ../shared/mcp-ext is not there"
+        );
+        return Err(ExitCode::from(2));
+    };
+    // `--ext NAME` asks for this extension: its problems are errors, wherever its folder was found.
+    let dir = mcp_spec_codegen::extension::ExtDir::named(dir.path);
     let (extensions, _) = mcp_spec_codegen::extension::load_extensions(&dir, &spec).map_err(|d| {
         report(&d);
         ExitCode::from(1)
     })?;
+    let dir = dir.path;
     match extensions.into_iter().find(|e| e.name == name) {
         Some(ext) => Ok(mcp_spec_codegen::Spec {
             dir: dir.join(name),

@@ -41,9 +41,9 @@ pub const NEGOTIATE: &str = include_str!("../../templates/negotiate.rs");
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     pub runtime_path: String,
-    /// The extensions folder to generate `ext::…` modules from (`--ext-dir`);
-    /// none, no extensions.
-    pub ext_dir: Option<PathBuf>,
+    /// The extensions folder to generate `ext::…` modules from (`--ext-dir`,
+    /// or the one found by default); none, no extensions.
+    pub ext_dir: Option<crate::extension::ExtDir>,
 }
 
 impl Default for Settings {
@@ -61,8 +61,8 @@ impl Settings {
     }
 
     /// These settings, generating the extensions of `ext_dir` too.
-    pub fn with_extensions(self, ext_dir: &Path) -> Settings {
-        Settings { ext_dir: Some(ext_dir.to_path_buf()), ..self }
+    pub fn with_extensions(self, ext_dir: &crate::extension::ExtDir) -> Settings {
+        Settings { ext_dir: Some(ext_dir.clone()), ..self }
     }
 }
 
