@@ -2,7 +2,9 @@
 //! compiled as modules naming `crate::rt`, are the other: `golden.rs`). Each
 //! module is one concern; what they share is the `mcp_spec_tests` library.
 
+mod bridge_peers;
 mod building;
+mod client_peers;
 mod codegen;
 mod conversions;
 mod diagnostics;
@@ -19,4 +21,5 @@ mod negative;
 mod oracle;
 mod registry;
 mod schema_json;
+mod server_peers;
 mod unions;

@@ -525,8 +525,7 @@ pub fn downstream_of(
         .expect("cargo runs")
 }
 
-#[path = "support/peers.rs"]
-pub mod peers;
+pub use mcp_spec_testkit::peers;
 #[path = "support/transcript.rs"]
 pub mod transcript;
 

@@ -1,6 +1,6 @@
 """The official Python SDK's client (mcp==2.3.0, `mcp.Client`) as a test peer:
 it drives a server that has the surface of `server.py` beside it (the example
-server in tests/server has) and checks every answer.
+server in examples/server has) and checks every answer.
 
 Spawns the server command given after `--` and exercises it.
 

@@ -1,6 +1,6 @@
 """A server on the official Python SDK (mcp==2.3.0, `MCPServer`), the test peer
-the example client (tests/client) talks to, and the surface the example server
-(tests/server) copies so that `client.py` can drive either.
+the example client (examples/client) talks to, and the surface the example server
+(examples/server) copies so that `client.py` can drive either.
 
 One process serves BOTH protocol eras: the SDK's stdio loop looks at the client's
 first request. A request whose `params._meta` carries

@@ -6,7 +6,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const BRIDGE: &str = env!("CARGO_BIN_EXE_mcp-era-bridge");
+/// The bridge as `cargo install --path bridge` builds it (a workspace test run
+/// turns on other features of the types crate for `CARGO_BIN_EXE_*`).
+fn bridge_bin() -> std::path::PathBuf {
+    mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge")
+}
 
 /// A legacy server that answers the probe with "method not found", writes its
 /// pid to `pid_file`, and then ignores the end of its input (a server that
@@ -31,7 +35,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Runs the bridge with `args`, its stdin given `input` and then closed.
 fn bridge(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(BRIDGE)
+    let mut child = Command::new(bridge_bin())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

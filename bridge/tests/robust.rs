@@ -24,11 +24,11 @@ fn sorted_files(dir: &Path) -> Vec<PathBuf> {
 /// The spec's example messages and the recorded sessions' messages.
 fn corpus() -> Vec<Value> {
     let mut out = Vec::new();
-    let examples = mcp_spec_tests::spec_dir().join("schema/2026-07-28/examples");
+    let examples = mcp_spec_testkit::spec_dir().join("schema/2026-07-28/examples");
     out.extend(
-        mcp_spec_tests::examples_of(&examples).into_iter().map(|(_, _, v)| v).filter(|v| v.get("jsonrpc").is_some()),
+        mcp_spec_testkit::examples_of(&examples).into_iter().map(|(_, _, v)| v).filter(|v| v.get("jsonrpc").is_some()),
     );
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/data");
+    let data = mcp_spec_testkit::workspace_root().join("tests/bench/data");
     for dir in [data.clone(), data.join("bridge")] {
         for file in sorted_files(&dir).into_iter().filter(|f| f.extension().is_some_and(|e| e == "jsonl")) {
             for line in std::fs::read_to_string(&file).unwrap().lines() {

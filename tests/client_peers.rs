@@ -15,7 +15,7 @@ use mcp_spec_tests::{peers, transcript};
 fn session(name: &str, server: &[String]) -> (String, transcript::Judged) {
     let path = peers::transcript_path(name);
     let cmd = peers::teed(&path, server);
-    let out = Command::new(env!("CARGO_BIN_EXE_mcp-spec-example-client"))
+    let out = Command::new(mcp_spec_testkit::as_installed("mcp-spec-example-client", "mcp-spec-example-client"))
         .args(&cmd)
         .output()
         .expect("the example client runs");

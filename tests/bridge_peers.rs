@@ -10,7 +10,10 @@ use std::process::Command;
 use mcp_spec_tests::{peers, transcript};
 use serde_json::Value;
 
-const BRIDGE: &str = env!("CARGO_BIN_EXE_mcp-era-bridge");
+/// The bridge as `cargo install --path bridge` builds it.
+fn bridge_bin() -> PathBuf {
+    mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge")
+}
 
 /// Runs `client` (a command ending where the server command goes) against
 /// `server` through the bridge, each side recorded; the client's output, and
@@ -26,7 +29,7 @@ fn bridged(
     let record = client_side.with_file_name(format!("{name}.bridge-record.jsonl"));
     // Appended to by the bridge: a fresh one for this run.
     let _ = std::fs::remove_file(&record);
-    let mut bridge = vec![BRIDGE.to_string()];
+    let mut bridge = vec![bridge_bin().display().to_string()];
     bridge.extend(bridge_args.iter().map(|a| a.to_string()));
     bridge.extend(["--record".to_string(), record.display().to_string(), "--".to_string()]);
     bridge.extend(peers::teed(&server_side, server));
@@ -134,16 +137,9 @@ fn record_matches(record: &Path, client_side: &Path, server_side: &Path) {
     }
 }
 
-/// The example server's binary, beside the bridge's (built by `cargo test
-/// --workspace`; built here when this package's tests run alone).
+/// The example server's binary, as a user installs it.
 fn example_server() -> PathBuf {
-    let bin = Path::new(BRIDGE).with_file_name(format!("mcp-spec-example-server{}", std::env::consts::EXE_SUFFIX));
-    if !bin.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo).args(["build", "-q", "-p", "mcp-spec-example-server"]).status().unwrap();
-        assert!(status.success(), "cargo build -p mcp-spec-example-server failed");
-    }
-    bin
+    mcp_spec_testkit::as_installed("mcp-spec-example-server", "mcp-spec-example-server")
 }
 
 /// `node` running one of the installed peer scripts (or a package's entry), with `args`.

@@ -11,13 +11,16 @@ use std::process::Command;
 
 use mcp_spec_tests::{peers, transcript};
 
-const SERVER: &str = env!("CARGO_BIN_EXE_mcp-spec-example-server");
+/// The example server as a user installs it.
+fn server() -> String {
+    mcp_spec_testkit::as_installed("mcp-spec-example-server", "mcp-spec-example-server").display().to_string()
+}
 
 /// Runs a client (a program and its arguments, then `--` and the server command)
 /// and returns its output, failing with it when the client fails.
 fn drive(name: &str, client: &[String]) -> (std::path::PathBuf, String) {
     let path = peers::transcript_path(name);
-    let server = peers::teed(&path, &[SERVER.to_string()]);
+    let server = peers::teed(&path, &[server()]);
     let mut cmd = Command::new(&client[0]);
     cmd.args(&client[1..]).arg("--").args(&server);
     let out = cmd.output().unwrap_or_else(|e| panic!("{name}: cannot run {:?}: {e}", client[0]));
@@ -113,7 +116,7 @@ fn the_typescript_sdk_client_speaks_the_handshake_with_it() {
 #[test]
 fn the_example_client_gets_a_task_from_it_with_the_tasks_extension() {
     let path = peers::transcript_path("server-example-client-tasks");
-    let server = peers::teed(&path, &[SERVER.to_string()]);
+    let server = peers::teed(&path, &[server()]);
     let summary = mcp_spec_example_client::run(&server[0], &server[1..])
         .unwrap_or_else(|e| panic!("the session failed: {e}\ntranscript: {}", path.display()));
     println!("{summary}");
@@ -145,7 +148,7 @@ fn the_example_client_gets_a_task_from_it_with_the_tasks_extension() {
 #[test]
 fn the_example_client_reports_a_tool_it_lacks_the_capability_for_and_goes_on() {
     let without = ["sampling".to_string(), "tasks".to_string()];
-    let summary = mcp_spec_example_client::run_without(SERVER, &[], &without).unwrap_or_else(|e| panic!("{e}"));
+    let summary = mcp_spec_example_client::run_without(&server(), &[], &without).unwrap_or_else(|e| panic!("{e}"));
     println!("{summary}");
     // haiku_with_roots asks for sampling: refused with -32021, naming it.
     assert_eq!(summary.get("call haiku_with_roots"), Some(r#"refused (-32021): needs {"sampling":{}}"#), "{summary}");
