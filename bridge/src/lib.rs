@@ -1,7 +1,10 @@
 //! Translation between the two eras of MCP, both ways, as a library with no I/O
-//! and no async runtime: a [`Bridge`] takes each message from one side and
-//! returns the messages to send, to either side. `mcp-era-bridge` (`src/main.rs`)
-//! is a stdio proxy on it.
+//! and no async runtime. A [`Session`] is one bridged session from start to end
+//! (the `server/discover` probe, the client's era from its first line, the
+//! pass-through when the eras match, the end): a front feeds it what happens
+//! ([`Input`]) and does what it says ([`Action`]). Within it a [`Bridge`] takes
+//! each message from one side and returns the messages to send, to either side.
+//! `mcp-era-bridge` (`src/main.rs`) is a stdio proxy that drives a [`Session`].
 //!
 //! - The **modern** era (2026-07-28): `server/discover`, the protocol version,
 //!   client capabilities and client info in every request's `_meta`, and a
@@ -96,7 +99,10 @@ mod to_legacy;
 #[allow(deprecated)]
 mod to_modern;
 
+pub mod session;
+
 pub use older::LEGACY_VERSIONS;
+pub use session::{Action, Input, PROBE_WAIT, ServerEraChoice, Session};
 pub use to_legacy::ToLegacy;
 pub use to_modern::{MAX_ROUNDS, ToModern};
 
@@ -159,18 +165,35 @@ pub fn discover_probe() -> Value {
     to_value(&modern::DiscoverRequest::new(PROBE_ID, modern::RequestParams::new(meta)))
 }
 
+/// A server's era, as the probe found it: a modern server with what it
+/// answered (the legacy client's `InitializeResult` is made from it).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ServerEra {
+    Modern(Box<modern::DiscoverResult>),
+    Legacy,
+}
+
+impl ServerEra {
+    pub fn era(&self) -> Era {
+        match self {
+            ServerEra::Modern(_) => Era::Modern,
+            ServerEra::Legacy => Era::Legacy,
+        }
+    }
+}
+
 /// The server's era from its answer to [`discover_probe`]: modern for a
 /// `DiscoverResult` that lists 2026-07-28, or for an error only a modern server
 /// gives (`-32022` unsupported version, `-32021` missing capability, `-32020`
 /// header mismatch); legacy for any other error (method not found, invalid
 /// request before `initialize`). `Err` for an answer that is neither.
-pub fn server_era(answer: &Value) -> Result<(Era, Option<modern::DiscoverResult>), String> {
+pub fn server_era(answer: &Value) -> Result<ServerEra, String> {
     if let Some(result) = answer.get("result") {
         let found: modern::DiscoverResult = read(result, "the server's DiscoverResult")?;
         if !found.supported_versions.iter().any(|v| v == MODERN_VERSION) {
             return Err(format!("the server speaks {:?}, not {MODERN_VERSION}", found.supported_versions));
         }
-        return Ok((Era::Modern, Some(found)));
+        return Ok(ServerEra::Modern(Box::new(found)));
     }
     let error: modern::JSONRPCErrorResponse = read(answer, "the answer to server/discover")?;
     let modern_codes =
@@ -178,7 +201,7 @@ pub fn server_era(answer: &Value) -> Result<(Era, Option<modern::DiscoverResult>
     if modern_codes.contains(&error.error.code) {
         return Err(format!("the server is modern but refused server/discover: {}", error.error));
     }
-    Ok((Era::Legacy, None))
+    Ok(ServerEra::Legacy)
 }
 
 /// A client's era from its first message: `initialize` is legacy; a request
@@ -195,32 +218,28 @@ pub fn client_era(first: &Value) -> Era {
     }
 }
 
-/// The bridge for a pair of eras.
+/// The translation between a client and a server of different eras. (When
+/// both speak the same era there is nothing to translate: [`Session`] passes
+/// every line as it came.)
 pub enum Bridge {
-    /// Both sides speak the same era: every message passes unchanged.
-    Same,
     ToModern(Box<ToModern>),
     ToLegacy(Box<ToLegacy>),
 }
 
 impl Bridge {
-    /// The bridge for a client of `client` era and a server of `server` era
-    /// (`discovered`: the modern server's answer to the probe).
-    pub fn new(client: Era, server: Era, discovered: Option<modern::DiscoverResult>) -> Result<Bridge, String> {
-        Ok(match (client, server) {
-            (Era::Legacy, Era::Modern) => {
-                let found = discovered.ok_or("a modern server's DiscoverResult is needed")?;
-                Bridge::ToModern(Box::new(ToModern::new(found)))
-            }
-            (Era::Modern, Era::Legacy) => Bridge::ToLegacy(Box::default()),
-            _ => Bridge::Same,
-        })
+    /// The bridge between a client of `client` era and a server of `server`
+    /// era; `None` when their eras match.
+    pub fn between(client: Era, server: ServerEra) -> Option<Bridge> {
+        match (client, server) {
+            (Era::Legacy, ServerEra::Modern(found)) => Some(Bridge::ToModern(Box::new(ToModern::new(*found)))),
+            (Era::Modern, ServerEra::Legacy) => Some(Bridge::ToLegacy(Box::default())),
+            _ => None,
+        }
     }
 
     /// What to send for a line from the client.
     pub fn from_client(&mut self, line: &str) -> Vec<Out> {
         match self {
-            Bridge::Same => vec![Out::server(raw(line))],
             Bridge::ToModern(b) => with_json(line, To::Client, |v| own_id(&v).unwrap_or_else(|| b.from_client(v))),
             Bridge::ToLegacy(b) => with_json(line, To::Client, |v| own_id(&v).unwrap_or_else(|| b.from_client(v))),
         }
@@ -229,7 +248,6 @@ impl Bridge {
     /// What happened that no message says, for the log.
     pub fn take_notes(&mut self) -> Vec<String> {
         match self {
-            Bridge::Same => Vec::new(),
             Bridge::ToModern(b) => b.take_notes(),
             Bridge::ToLegacy(b) => b.take_notes(),
         }
@@ -238,7 +256,6 @@ impl Bridge {
     /// What to send for a line from the server.
     pub fn from_server(&mut self, line: &str) -> Vec<Out> {
         match self {
-            Bridge::Same => vec![Out::client(raw(line))],
             Bridge::ToModern(b) => with_json(line, To::Server, |v| b.from_server(v)),
             Bridge::ToLegacy(b) => with_json(line, To::Server, |v| b.from_server(v)),
         }
@@ -258,12 +275,6 @@ fn own_id(msg: &Value) -> Option<Vec<Out>> {
 
 /// What the ids of the bridge's own requests start with.
 pub const OWN_ID_PREFIX: &str = "mcp-era-bridge-";
-
-/// A line passed on unchanged: kept as its text when it is JSON (the proxy writes
-/// it back compact), else as a string value the caller writes as it came.
-fn raw(line: &str) -> Value {
-    serde_json::from_str(line).unwrap_or_else(|_| Value::String(line.to_string()))
-}
 
 /// Parses a line, or answers its sender with a parse error.
 fn with_json(line: &str, from: To, f: impl FnOnce(Value) -> Vec<Out>) -> Vec<Out> {

@@ -23,14 +23,11 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
-use mcp_era_bridge::{Bridge, Era, Out, PROBE_ID, To, client_era, discover_probe, server_era};
+use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To};
 use serde_json::{Value, json};
-
-/// How long a server may take to answer the probe before it is taken for legacy.
-const PROBE_WAIT: Duration = Duration::from_secs(10);
 
 enum Event {
     Client(String),
@@ -45,7 +42,7 @@ enum Event {
 const GRACE: Duration = Duration::from_secs(2);
 
 struct Options {
-    server_era: Option<Era>,
+    server_era: ServerEraChoice,
     record: Option<std::path::PathBuf>,
     server: Vec<String>,
 }
@@ -57,14 +54,14 @@ fn usage() -> ExitCode {
 
 fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
-    let mut o = Options { server_era: None, record: None, server: Vec::new() };
+    let mut o = Options { server_era: ServerEraChoice::Auto, record: None, server: Vec::new() };
     while let Some(a) = args.next() {
         match a.as_str() {
             "--server-era" => {
                 o.server_era = match args.next().as_deref() {
-                    Some("auto") => None,
-                    Some("modern") => Some(Era::Modern),
-                    Some("legacy") => Some(Era::Legacy),
+                    Some("auto") => ServerEraChoice::Auto,
+                    Some("modern") => ServerEraChoice::Modern,
+                    Some("legacy") => ServerEraChoice::Legacy,
                     other => return Err(format!("--server-era takes auto, modern or legacy, not {other:?}")),
                 }
             }
@@ -135,19 +132,6 @@ impl Wires {
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
     }
-
-    fn send(&mut self, outs: Vec<Out>) {
-        for out in outs {
-            let line = match &out.message {
-                Value::String(s) => s.clone(),
-                m => m.to_string(),
-            };
-            match out.to {
-                To::Server => self.send_server(&line),
-                To::Client => self.send_client(&line),
-            }
-        }
-    }
 }
 
 fn spawn(server: &[String], events: Sender<Event>) -> Result<(Child, ChildStdin), String> {
@@ -184,37 +168,9 @@ fn read_client(events: Sender<Event>) {
     });
 }
 
-/// The probe: the server's era, its `DiscoverResult` when modern, and the
-/// client lines that came meanwhile.
-fn probe(
-    wires: &mut Wires,
-    events: &Receiver<Event>,
-    early: &mut Vec<Event>,
-) -> Result<(Era, Option<mcp_era_bridge::modern::DiscoverResult>), String> {
-    wires.send_server(&discover_probe().to_string());
-    let until = Instant::now() + PROBE_WAIT;
-    loop {
-        let left = until.saturating_duration_since(Instant::now());
-        match events.recv_timeout(left) {
-            Ok(Event::Server(line)) => {
-                wires.recorder.record("server", "s2c", &line);
-                let Ok(msg) = serde_json::from_str::<Value>(&line) else { continue };
-                if msg.get("id") == Some(&json!(PROBE_ID)) && msg.get("method").is_none() {
-                    return server_era(&msg);
-                }
-                eprintln!("mcp-era-bridge: before the probe's answer the server sent {line} (not passed on)");
-            }
-            Ok(Event::ServerClosed) => return Err("the server exited before answering server/discover".into()),
-            Ok(other) => early.push(other),
-            Err(RecvTimeoutError::Timeout) => {
-                eprintln!("mcp-era-bridge: no answer to server/discover in {PROBE_WAIT:?}: taken for legacy");
-                return Ok((Era::Legacy, None));
-            }
-            Err(RecvTimeoutError::Disconnected) => return Err("the server's output closed".into()),
-        }
-    }
-}
-
+/// Runs one session: the server started, then every event fed to the
+/// [`Session`] and what it says done, until it finishes; the server ended as a
+/// stdio client ends it. The protocol's decisions are all the session's.
 fn run(o: Options) -> Result<(), String> {
     // The record first: a file that cannot be opened stops the bridge before any server runs.
     let recorder = match &o.record {
@@ -226,114 +182,86 @@ fn run(o: Options) -> Result<(), String> {
     let mut wires = Wires { server_in: Some(server_in), stdout: std::io::stdout(), recorder };
     signals::watch(tx.clone());
     read_client(tx);
-    let mut early = Vec::new();
-    let (server, discovered) = match o.server_era {
-        Some(Era::Legacy) => (Era::Legacy, None),
-        _ => {
-            let (era, found) = match probe(&mut wires, &events, &mut early) {
-                Ok(found) => found,
-                Err(e) => {
-                    drop(wires.server_in.take());
-                    reap(&mut child, Ending::StdinClosed(Instant::now() + GRACE));
-                    return Err(e);
-                }
-            };
-            if o.server_era == Some(Era::Modern) && era != Era::Modern {
-                drop(wires.server_in.take());
-                reap(&mut child, Ending::StdinClosed(Instant::now() + GRACE));
-                return Err("--server-era modern, but the server did not answer server/discover".into());
-            }
-            (era, found)
-        }
-    };
-    eprintln!("mcp-era-bridge: the server is {server}");
-    let mut bridge: Option<Bridge> = None;
-    let mut pending = early.into_iter();
-    // Once the client has gone: the server's ending, step by step, all it says meanwhile recorded.
+    let (mut session, mut actions) = Session::new(o.server_era, Instant::now());
+    // When the session wants a tick, and the server's ending step once it is being ended.
+    let mut wake: Option<Instant> = None;
     let mut ending: Option<Ending> = None;
-    let mut why = "the server exited";
+    let mut why: Option<&str> = None;
+    let mut result = Ok(());
     loop {
-        let event = match pending.next() {
-            Some(e) => e,
-            None => match &ending {
-                None => match events.recv() {
-                    Ok(e) => e,
-                    Err(_) => break,
-                },
-                Some(step) => match events.recv_timeout(step.deadline().saturating_duration_since(Instant::now())) {
-                    Ok(e) => e,
-                    Err(RecvTimeoutError::Timeout) => match step.next(&mut child) {
-                        Some(next) => {
-                            ending = Some(next);
-                            continue;
+        for action in actions.drain(..) {
+            match action {
+                Action::Send(To::Server, line) => wires.send_server(&line),
+                Action::Send(To::Client, line) => wires.send_client(&line),
+                Action::WakeAt(at) => wake = Some(at),
+                Action::Log(note) => eprintln!("mcp-era-bridge: {note}"),
+                Action::EndServer => {
+                    // What the server says from here on is recorded, not translated.
+                    wires.recorder.mark("closing", why.unwrap_or("the client closed"));
+                    drop(wires.server_in.take());
+                    ending = Some(Ending::StdinClosed(Instant::now() + GRACE));
+                }
+                Action::Finish(done) => result = done,
+            }
+        }
+        if session.is_over() {
+            break;
+        }
+        let deadline = match (wake, &ending) {
+            (Some(w), Some(e)) => Some(w.min(e.deadline())),
+            (w, e) => w.or(e.as_ref().map(Ending::deadline)),
+        };
+        let event = match deadline {
+            None => match events.recv() {
+                Ok(e) => e,
+                Err(_) => break,
+            },
+            Some(at) => match events.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                Ok(e) => e,
+                Err(RecvTimeoutError::Timeout) => {
+                    let now = Instant::now();
+                    if let Some(step) = ending.as_ref().filter(|e| e.deadline() <= now) {
+                        match step.next(&mut child) {
+                            Some(next) => ending = Some(next),
+                            None => break,
                         }
-                        None => break,
-                    },
-                    Err(RecvTimeoutError::Disconnected) => break,
-                },
+                    }
+                    if wake.is_some_and(|w| w <= now) {
+                        wake = None;
+                        actions = session.handle(Input::Tick(now));
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
             },
         };
-        match event {
+        actions = match event {
             Event::Client(line) => {
                 wires.recorder.record("client", "c2s", &line);
-                let b = match &mut bridge {
-                    Some(b) => b,
-                    None => {
-                        let first = serde_json::from_str::<Value>(&line).unwrap_or(Value::Null);
-                        let client = client_era(&first);
-                        eprintln!("mcp-era-bridge: the client is {client}");
-                        bridge.insert(Bridge::new(client, server, discovered.clone())?)
-                    }
-                };
-                if matches!(b, Bridge::Same) {
-                    wires.send_server(&line);
-                } else {
-                    let outs = b.from_client(&line);
-                    wires.send(outs);
-                }
-            }
-            Event::Server(line) if ending.is_some() => {
-                // The client has gone: recorded, and nothing more is sent to either side.
-                wires.recorder.record("server", "s2c", &line);
+                session.handle(Input::FromClient(line))
             }
             Event::Server(line) => {
                 wires.recorder.record("server", "s2c", &line);
-                match &mut bridge {
-                    Some(Bridge::Same) | None => wires.send_client(&line),
-                    Some(b) => {
-                        let outs = b.from_server(&line);
-                        wires.send(outs);
-                    }
-                }
+                session.handle(Input::FromServer(line))
             }
-            Event::ClientClosed | Event::Stopped if ending.is_none() => {
-                // As stdio ends a session: the server's stdin closed first; what it
-                // says until it exits (answers to what was still open) is recorded.
-                why = if matches!(event, Event::Stopped) { "stopped by a signal" } else { "the client closed" };
-                // What the server says from here on is recorded, not translated.
-                wires.recorder.mark("closing", why);
-                drop(wires.server_in.take());
-                ending = Some(Ending::StdinClosed(Instant::now() + GRACE));
+            Event::ClientClosed | Event::Stopped => {
+                let gone = if matches!(event, Event::Stopped) { "stopped by a signal" } else { "the client closed" };
+                why.get_or_insert(gone);
+                session.handle(Input::ClientGone)
             }
-            Event::ClientClosed | Event::Stopped => {}
-            Event::ServerClosed => {
-                if ending.is_none() {
-                    eprintln!("mcp-era-bridge: the server exited");
-                }
-                break;
-            }
-        }
-        if let Some(b) = &mut bridge {
-            for note in b.take_notes() {
-                eprintln!("mcp-era-bridge: {note}");
-            }
-        }
+            Event::ServerClosed => session.handle(Input::ServerGone),
+        };
     }
     drop(wires.server_in.take());
     reap(&mut child, ending.unwrap_or_else(|| Ending::StdinClosed(Instant::now() + GRACE)));
     // The session's last line: a reader of the record knows it is complete.
-    wires.recorder.mark("end", why);
-    Ok(())
+    let end = match (&result, why) {
+        (Err(e), _) => e.as_str(),
+        (Ok(()), Some(why)) => why,
+        (Ok(()), None) => "the server exited",
+    };
+    wires.recorder.mark("end", end);
+    result
 }
 
 /// The server's output has ended (or the last step has passed): it is reaped,

@@ -2,7 +2,7 @@
 //! sessions do not reach, and every refusal, checked message by message. A
 //! refusal is an error to the side that asked, never silence.
 
-use mcp_era_bridge::{Bridge, Era, Out, To, client_era, discover_probe, server_era};
+use mcp_era_bridge::{Bridge, Era, Out, ServerEra, To, client_era, discover_probe, server_era};
 use serde_json::{Value, json};
 
 fn meta() -> Value {
@@ -23,9 +23,9 @@ fn discovered() -> Value {
 
 /// A bridge between a legacy client and a modern server, past `initialize`.
 fn to_modern() -> Bridge {
-    let (era, found) = server_era(&discovered()).unwrap();
-    assert_eq!(era, Era::Modern);
-    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let found = server_era(&discovered()).unwrap();
+    assert_eq!(found.era(), Era::Modern);
+    let mut b = Bridge::between(Era::Legacy, found).unwrap();
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}}, "clientInfo": {"name": "old", "version": "1"}}});
     let out = b.from_client(&init.to_string());
@@ -47,9 +47,9 @@ fn one(out: Vec<Out>, to: To) -> Value {
 fn eras_are_told_apart_as_the_stdio_binding_says() {
     assert_eq!(discover_probe()["method"], "server/discover");
     let legacy = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "error": {"code": -32601, "message": "Method not found"}});
-    assert_eq!(server_era(&legacy).unwrap().0, Era::Legacy);
+    assert_eq!(server_era(&legacy).unwrap().era(), Era::Legacy);
     let before_init = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "error": {"code": -32600, "message": "not initialized"}});
-    assert_eq!(server_era(&before_init).unwrap().0, Era::Legacy);
+    assert_eq!(server_era(&before_init).unwrap().era(), Era::Legacy);
     // A modern refusal is not a legacy server: an error that says so.
     let modern_refusal = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "error": {"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-01-01"], "requested": "2026-07-28"}}});
     assert!(server_era(&modern_refusal).unwrap_err().contains("refused"));
@@ -133,7 +133,7 @@ fn an_input_round_the_legacy_client_refuses_fails_the_call_with_why() {
 
 /// A bridge between a modern client and a legacy server, past the handshake.
 fn to_legacy() -> Bridge {
-    let mut b = Bridge::new(Era::Modern, Era::Legacy, None).unwrap();
+    let mut b = Bridge::between(Era::Modern, ServerEra::Legacy).unwrap();
     let first = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}});
     let init = one(b.from_client(&first.to_string()), To::Server);
     assert_eq!(init["method"], "initialize");
@@ -214,8 +214,8 @@ fn a_legacy_client_gets_list_changes_and_its_subscriptions_through_a_listen_stre
     let discovered = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
         "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
         "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}}}});
-    let (_, found) = server_era(&discovered).unwrap();
-    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let found = server_era(&discovered).unwrap();
+    let mut b = Bridge::between(Era::Legacy, found).unwrap();
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}});
     let out = b.from_client(&init.to_string());
@@ -288,8 +288,8 @@ fn with_nothing_to_listen_for_a_legacy_client_is_answered_at_once() {
     let discovered = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
         "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
         "capabilities": {"resources": {"subscribe": true}}}});
-    let (_, found) = server_era(&discovered).unwrap();
-    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let found = server_era(&discovered).unwrap();
+    let mut b = Bridge::between(Era::Legacy, found).unwrap();
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}});
     // No list changes announced: no stream after initialize.
@@ -390,7 +390,7 @@ fn a_cancel_reaches_the_legacy_server_by_the_id_it_knows_and_ends_the_questions_
 
 #[test]
 fn a_failed_handshake_answers_every_later_request_with_why() {
-    let mut b = Bridge::new(Era::Modern, Era::Legacy, None).unwrap();
+    let mut b = Bridge::between(Era::Modern, ServerEra::Legacy).unwrap();
     let first = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}});
     let init = one(b.from_client(&first.to_string()), To::Server);
     let refused = json!({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32602, "message": "bad version"}});
@@ -447,8 +447,8 @@ fn a_modern_server_ending_a_listen_stream_with_a_cancel_answers_the_waiting_subs
     let discovered = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
         "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
         "capabilities": {"resources": {"subscribe": true}}}});
-    let (_, found) = server_era(&discovered).unwrap();
-    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let found = server_era(&discovered).unwrap();
+    let mut b = Bridge::between(Era::Legacy, found).unwrap();
     // A legacy initialize whose capabilities carry an `extensions` of no 2026-07-28 shape: no panic.
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {"extensions": {"x": 1}}, "clientInfo": {"name": "old", "version": "1"}}});
@@ -510,8 +510,8 @@ fn a_listen_stream_the_modern_server_ends_is_opened_again_a_few_times() {
     let discovered = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
         "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
         "capabilities": {"tools": {"listChanged": true}}}});
-    let (_, found) = server_era(&discovered).unwrap();
-    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let found = server_era(&discovered).unwrap();
+    let mut b = Bridge::between(Era::Legacy, found).unwrap();
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}});
     let out = b.from_client(&init.to_string());
@@ -539,8 +539,8 @@ fn a_listen_stream_the_modern_server_ends_is_opened_again_a_few_times() {
 /// A bridge between a legacy client that offered `version` and a modern server;
 /// the version the bridge answered.
 fn to_modern_at(version: &str) -> (Bridge, Value) {
-    let (_, found) = server_era(&discovered()).unwrap();
-    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let found = server_era(&discovered()).unwrap();
+    let mut b = Bridge::between(Era::Legacy, found).unwrap();
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": version, "capabilities": {"sampling": {}}, "clientInfo": {"name": "older", "version": "1"}}});
     let answered = one(b.from_client(&init.to_string()), To::Client);
@@ -596,7 +596,7 @@ fn a_legacy_client_of_an_older_version_is_answered_in_it_and_sent_only_what_it_r
 #[test]
 fn a_legacy_server_of_an_older_version_is_spoken_to_in_it_and_an_unknown_version_fails_the_handshake() {
     let handshake = |version: &str| {
-        let mut b = Bridge::new(Era::Modern, Era::Legacy, None).unwrap();
+        let mut b = Bridge::between(Era::Modern, ServerEra::Legacy).unwrap();
         let first = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}});
         let init = one(b.from_client(&first.to_string()), To::Server);
         let answer = json!({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": version,

@@ -8,7 +8,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use mcp_era_bridge::{Bridge, Era, Out, To, server_era};
+use mcp_era_bridge::{Bridge, Era, Out, ServerEra, To, server_era};
 use serde_json::{Value, json};
 
 fn sorted_files(dir: &Path) -> Vec<PathBuf> {
@@ -85,8 +85,8 @@ fn to_modern() -> Bridge {
     let discovered = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "result": {
         "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2026-07-28"],
         "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}}}});
-    let (_, found) = server_era(&discovered).unwrap();
-    let mut b = Bridge::new(Era::Legacy, Era::Modern, found).unwrap();
+    let found = server_era(&discovered).unwrap();
+    let mut b = Bridge::between(Era::Legacy, found).unwrap();
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {"sampling": {}, "elicitation": {}, "roots": {}},
         "clientInfo": {"name": "old", "version": "1"}}});
@@ -97,7 +97,7 @@ fn to_modern() -> Bridge {
 
 /// A modern client and a legacy server, past the handshake, with a call open.
 fn to_legacy() -> Bridge {
-    let mut b = Bridge::new(Era::Modern, Era::Legacy, None).unwrap();
+    let mut b = Bridge::between(Era::Modern, ServerEra::Legacy).unwrap();
     let first = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"_meta": meta(), "name": "t"}});
     let out = b.from_client(&first.to_string());
     let init = &out[0].message;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use mcp_era_bridge::{Bridge, Era, PROBE_ID, To, client_era, server_era};
+use mcp_era_bridge::{Bridge, Era, PROBE_ID, ServerEra, To, client_era, server_era};
 use serde_json::Value;
 
 /// A recorded session, as the bridge took it in: each input line and its side,
@@ -13,8 +13,7 @@ pub struct Session {
     pub name: String,
     pub inputs: Vec<(To, String)>,
     pub client: Era,
-    pub server: Era,
-    pub discovered: Option<mcp_era_bridge::modern::DiscoverResult>,
+    pub server: ServerEra,
     pub sent: Vec<Value>,
 }
 
@@ -42,16 +41,16 @@ fn load(path: &Path) -> Session {
             _ => sent.push(msg.clone()),
         }
     }
-    let (server, discovered) = probe.map(|p| server_era(&p).unwrap()).unwrap_or((Era::Legacy, None));
+    let server = probe.map(|p| server_era(&p).unwrap()).unwrap_or(ServerEra::Legacy);
     let first = inputs.iter().find(|(s, _)| *s == To::Client).expect("a client message");
     let client = client_era(&serde_json::from_str(&first.1).unwrap());
     let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-    Session { name, inputs, client, server, discovered, sent }
+    Session { name, inputs, client, server, sent }
 }
 
 /// The session replayed through a new bridge: the lines it sends.
 pub fn replay(s: &Session) -> Vec<String> {
-    let mut bridge = Bridge::new(s.client, s.server, s.discovered.clone()).unwrap();
+    let mut bridge = Bridge::between(s.client, s.server.clone()).expect("a recorded session bridges two eras");
     let mut out = Vec::with_capacity(s.sent.len());
     for (from, line) in &s.inputs {
         let outs = match from {
@@ -99,7 +98,7 @@ impl Session {
             self.inputs.iter().filter(|(t, _)| *t == To::Client).count(),
             self.client,
             self.inputs.iter().filter(|(t, _)| *t == To::Server).count(),
-            self.server,
+            self.server.era(),
             self.sent.len()
         )
     }
