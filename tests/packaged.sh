@@ -6,27 +6,31 @@
 #   - each revision feature alone, and all of them, builds;
 #   - the doctests (the crate's README and item docs) run;
 #   - the types crate builds for wasm32-unknown-unknown (a types-only crate
-#     usable from wasm), its target installed by rustup if it is missing.
+#     usable from wasm), its target installed by rustup if it is missing;
+#   - the era bridge (mcp-era-bridge) builds from its .crate with the features a
+#     user gets, its doctests run, and the binary bridges a modern client and a
+#     stand-in legacy server.
 # Run by .ci/run after `cargo package`; alone: bash tests/packaged.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-cargo package --locked --quiet -p mcp-spec-runtime -p mcp-spec-types
+cargo package --locked --quiet -p mcp-spec-runtime -p mcp-spec-types -p mcp-era-bridge
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' generated/Cargo.toml | head -1)
 work="$root/target/packaged"
 rm -rf "$work"
 mkdir -p "$work"
-for crate in mcp-spec-runtime mcp-spec-types; do
+for crate in mcp-spec-runtime mcp-spec-types mcp-era-bridge; do
   tar -xzf "target/package/$crate-$version.crate" -C "$work"
 done
 cat > "$work/Cargo.toml" <<EOF
 [workspace]
 resolver = "3"
-members = ["mcp-spec-types-$version"]
+members = ["mcp-spec-types-$version", "mcp-era-bridge-$version"]
 
 [patch.crates-io]
 mcp-spec-runtime = { path = "mcp-spec-runtime-$version" }
+mcp-spec-types = { path = "mcp-spec-types-$version" }
 EOF
 cp Cargo.lock "$work/Cargo.lock"
 export CARGO_TARGET_DIR="$work/target"
@@ -56,4 +60,39 @@ fi
 echo "packaged: cargo check --target wasm32-unknown-unknown, default and every revision"
 cargo check --quiet -p mcp-spec-types --target wasm32-unknown-unknown
 cargo check --quiet -p mcp-spec-types --target wasm32-unknown-unknown --features all-revisions
+echo "packaged: the era bridge, built from its .crate with a user's features, its doctests"
+cargo build --quiet -p mcp-era-bridge
+cargo test --quiet -p mcp-era-bridge --doc
+echo "packaged: the era bridge between a modern client and a stand-in legacy server"
+python3 - "$CARGO_TARGET_DIR/debug/mcp-era-bridge" <<'PY'
+import json, subprocess, sys, threading
+server = r"""
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if "id" not in m or "method" not in m:
+        continue
+    if m["method"] == "initialize":
+        r = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "stand-in", "version": "1"}}
+    elif m["method"] == "tools/list":
+        r = {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601, "message": "Method not found"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}), flush=True)
+"""
+bridge = subprocess.Popen([sys.argv[1], "--", sys.executable, "-c", server], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+timer = threading.Timer(30, bridge.kill)
+timer.start()
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+bridge.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}) + "\n")
+bridge.stdin.flush()
+answer = json.loads(bridge.stdout.readline() or "null")
+bridge.stdin.close()
+code = bridge.wait()
+timer.cancel()
+if not answer or answer.get("id") != 1 or answer["result"].get("resultType") != "complete" or answer["result"]["tools"][0]["name"] != "t" or code != 0:
+    sys.exit(f"error: the packaged bridge answered {answer!r}, exit {code}")
+print("packaged: the bridge answered tools/list as 2026-07-28 from a 2025-11-25 server")
+PY
 echo "packaged: ok"

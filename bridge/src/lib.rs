@@ -101,6 +101,11 @@ mod to_modern;
 
 pub mod session;
 
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme {}
+
 pub use older::LEGACY_VERSIONS;
 pub use session::{Action, Input, PROBE_WAIT, ServerEraChoice, Session};
 pub use to_legacy::ToLegacy;
