@@ -341,3 +341,55 @@ fn a_modern_typescript_sdk_v2_client_uses_an_older_legacy_server_at_2025_03_26_t
     assert_eq!(s.count("s2c request roots/list"), 1, "{:?}", s.kinds);
     record_matches(&record, &client_side, &server_side);
 }
+
+/// The host snippets of `bridge/README.md` (a JSON block each: Claude Desktop's
+/// and Cursor's `mcpServers`, VS Code's `servers`), as (command, args).
+fn readme_snippets() -> Vec<(String, Vec<String>)> {
+    let readme = std::fs::read_to_string(mcp_spec_testkit::workspace_root().join("bridge/README.md")).unwrap();
+    let mut out = Vec::new();
+    for block in readme.split("```json\n").skip(1) {
+        let json = block.split("```").next().unwrap();
+        let config: Value =
+            serde_json::from_str(json).unwrap_or_else(|e| panic!("a JSON block of the README: {e}\n{json}"));
+        let servers = config.get("mcpServers").or_else(|| config.get("servers")).and_then(Value::as_object);
+        for server in servers.expect("a host config names its servers").values() {
+            let command = server["command"].as_str().unwrap().to_string();
+            let args = server["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+            out.push((command, args));
+        }
+    }
+    out
+}
+
+/// The README's host snippet works as a host runs it: the TypeScript SDK's
+/// stdio client launches the `command` with the `args` as written (the
+/// bridge found on `PATH`, as a host finds it after `cargo install`), the
+/// server's own command after `--` standing for the user's server (here the
+/// Python SDK's modern server); every check of the legacy client passes.
+#[test]
+fn the_readmes_host_snippet_launches_the_bridge_for_the_typescript_sdks_stdio_client() {
+    let snippets = readme_snippets();
+    assert_eq!(snippets.len(), 2, "the README has the mcpServers and the VS Code snippets: {snippets:?}");
+    for (command, args) in &snippets {
+        assert_eq!(command, "mcp-era-bridge", "{snippets:?}");
+        assert!(args.first().map(String::as_str) == Some("--") && args.len() > 1, "{args:?}");
+    }
+    let (command, args) = &snippets[0];
+    // The user's server, in place of what follows `--`.
+    let mut launched = vec![command.clone()];
+    launched.extend(args.iter().take_while(|a| *a != "--").cloned());
+    launched.push("--".into());
+    launched.extend(python("server.py", &[]));
+    let mut client = node("client.mjs", &[]);
+    client.push("--".into());
+    client.extend(launched);
+    let installed = bridge_bin().parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(
+        std::iter::once(installed).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let out = Command::new(&client[0]).args(&client[1..]).env("PATH", path).output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && stdout.contains("all checks passed"), "{}:\n{stdout}\n{stderr}", out.status);
+    assert!(stderr.contains("mcp-era-bridge: the client is legacy"), "the bridge ran: {stderr}");
+}
