@@ -122,3 +122,36 @@ fn a_2026_07_28_session_with_a_typescript_sdk_v2_server() {
     // Its prompt's argument completed (the server declares completions).
     assert_eq!(field(&out, "complete greet.style:"), r#"["friendly", "formal", "pirate"]"#);
 }
+
+/// The example client answers `input_required` for every request that may
+/// get it, not only `tools/call`: against a 2026-07-28 server (a stand-in in
+/// plain JSON lines, `tests/peers/python/asking_server.py`) whose `prompts/get`
+/// and `resources/read` each ask for a passphrase before they answer, the
+/// prompt and the resource come after two rounds each, the retries carrying
+/// the answer and the `requestState` as given (the server refuses anything
+/// else with `-32602`). Before, the client stopped at the first
+/// (`resources/read: InputRequiredResult`).
+#[test]
+fn a_2026_07_28_server_that_asks_for_input_on_a_prompt_and_a_resource_read() {
+    let server = vec!["python3".to_string(), peers::python_script("asking_server.py").display().to_string()];
+    let (out, j) = session("client-asking-server", &server);
+    assert_eq!(field(&out, "prompts:"), "1 (secret_greeting: 1 message(s) after 2 rounds)", "{out}");
+    assert_eq!(field(&out, "resources:"), "1 listed, 1 content(s) read", "{out}");
+    assert!(field(&out, "input rounds:").starts_with("2 answered (elicitation 2, sampling 0, roots 0)"), "{out}");
+    assert_eq!(j.count("s2c result InputRequiredResult"), 2, "{:?}", j.kinds);
+    assert_eq!(j.count("c2s request prompts/get"), 2, "{:?}", j.kinds);
+    assert_eq!(j.count("c2s request resources/read"), 2, "{:?}", j.kinds);
+    // Each retry carries the answer and the state the server gave.
+    let retries: Vec<serde_json::Value> =
+        transcript::read(&peers::installed().join("transcripts/client-asking-server.jsonl"))
+            .into_iter()
+            .filter(|(d, m)| d == "c2s" && m.pointer("/params/requestState").is_some())
+            .map(|(_, m)| m)
+            .collect();
+    assert_eq!(retries.len(), 2, "{retries:?}");
+    for retry in &retries {
+        let method = retry["method"].as_str().unwrap();
+        assert_eq!(retry["params"]["requestState"], format!("asked:{method}"));
+        assert_eq!(retry["params"]["inputResponses"]["passphrase"]["action"], "accept");
+    }
+}

@@ -137,6 +137,8 @@ pub struct Session {
     cached_lists: usize,
     /// What this client declares on every request.
     capabilities: m::ClientCapabilities,
+    /// What it answered in `input_required` rounds, whichever request asked.
+    rounds: Rounds,
 }
 
 impl Session {
@@ -149,6 +151,7 @@ impl Session {
             sent_lists: 0,
             cached_lists: 0,
             capabilities: capabilities(without),
+            rounds: Rounds::default(),
         }
     }
 
@@ -187,6 +190,50 @@ impl Session {
         R::Result: DeserializeOwned + Serialize,
     {
         self.call(make)?.map_err(|e| format!("{} failed: {e}", R::METHOD))
+    }
+
+    /// Sends a request that may be answered with `input_required` (2026-07-28:
+    /// `tools/call`, `prompts/get` and `resources/read`, whose params take
+    /// `inputResponses` and a `requestState`), as a client must for every such
+    /// request: each round's questions answered, and the request sent again
+    /// (`make` is given the round, the answers and the state as it came) until
+    /// the server answers otherwise, at most [`MAX_ROUNDS`] times. The answer,
+    /// typed, and the round it came in.
+    fn call_answering<R>(
+        &mut self,
+        make: impl Fn(i64, usize, Option<m::InputResponses>, Option<String>) -> R,
+    ) -> Result<(Result<R::Result, m::Error>, usize), Error>
+    where
+        R: Request + Serialize,
+        R::Result: DeserializeOwned + Serialize,
+    {
+        let input_required = serde_json::to_value(m::ResultType::InputRequired).map_err(|e| e.to_string())?;
+        let (mut answers, mut state) = (None, None);
+        for round in 1..=MAX_ROUNDS {
+            let id = self.peer.next_id();
+            self.peer.send(&make(id, round, answers.take(), state.take()))?;
+            let reply = response(&mut self.peer, id, &mut self.notifications)?;
+            if reply.get("error").is_some() {
+                return Ok((Err(round_trip::<m::JSONRPCErrorResponse>(&reply, R::METHOD)?.error), round));
+            }
+            let result = reply.get("result").ok_or_else(|| format!("{}: a response without a result", R::METHOD))?;
+            if result.get("resultType") != Some(&input_required) {
+                return Ok((Ok(round_trip::<R::Result>(result, R::METHOD)?), round));
+            }
+            let more = round_trip::<m::InputRequiredResult>(result, R::METHOD)?;
+            if more.input_requests.is_none() && more.request_state.is_none() {
+                return Err(format!(
+                    "{}: an InputRequiredResult with neither inputRequests nor requestState",
+                    R::METHOD
+                ));
+            }
+            let rounds = &mut self.rounds;
+            answers =
+                more.input_requests.map(|asks| asks.into_iter().map(|(k, ask)| (k, answer(ask, rounds))).collect());
+            // Opaque: sent back exactly as it came.
+            state = more.request_state;
+        }
+        Err(format!("{}: still asking for input after {MAX_ROUNDS} rounds", R::METHOD))
     }
 
     /// A list, from the cache while its `ttlMs` lasts.
@@ -228,12 +275,11 @@ impl Session {
             if self.cached_lists == 1 && again == tools { "; listed again from the cache, not sent" } else { "" };
         self.step("tools", format!("{} (ttlMs {ttl}, {scope}{cached})", tools.tools.len()));
 
-        let mut rounds = Rounds::default();
         let mut refused: Vec<String> = Vec::new();
         let names: Vec<String> = tools.tools.iter().map(|t| t.name.clone()).filter(|n| n != "touch").collect();
         for tool in tools.tools.iter().filter(|t| t.name != "touch") {
             let args = crate::arguments_for(&tool.input_schema.extra, false);
-            let (result, how) = match self.call_tool(&tool.name, args, &mut rounds) {
+            let (result, how) = match self.call_tool(&tool.name, args) {
                 Ok(done) => done,
                 // A tool gated on a capability this client did not declare: said, and on to the next.
                 Err(Called::Refused(e)) if e.code == m::MISSING_REQUIRED_CLIENT_CAPABILITY => {
@@ -262,13 +308,14 @@ impl Session {
             format!("; {} refused for a capability not declared: {}", refused.len(), refused.join(", "))
         };
         self.step("tool calls", format!("{} ({}){refusals}", names.len(), names.join(", ")));
-        self.step("input rounds", rounds.to_string());
         let progress = self.notifications.iter().filter(|n| n["method"] == m::ProgressNotification::METHOD).count();
         self.step("progress", format!("{progress} notifications"));
 
         self.prompts()?;
         let first_resource = self.resources()?;
         self.listen(first_resource, tools.tools.iter().any(|t| t.name == "touch"))?;
+        let rounds = self.rounds.to_string();
+        self.step("input rounds", rounds);
         self.step("lists", format!("{} sent, {} served from the cache", self.sent_lists, self.cached_lists));
         Ok(std::mem::take(&mut self.peer.summary))
     }
@@ -276,61 +323,35 @@ impl Session {
     /// A tool call, with as many `input_required` rounds as the server needs
     /// (bounded), or a task polled to its end; the result and how it came
     /// (`" after 3 rounds"`, `" from a task polled 3 times"`, or nothing).
-    fn call_tool(
-        &mut self,
-        name: &str,
-        args: mcp_spec_types::Extra,
-        rounds: &mut Rounds,
-    ) -> Result<(m::CallToolResult, String), Called> {
-        let mut answers: Option<m::InputResponses> = None;
-        let mut state: Option<String> = None;
-        for round in 1..=MAX_ROUNDS {
+    fn call_tool(&mut self, name: &str, args: mcp_spec_types::Extra) -> Result<(m::CallToolResult, String), Called> {
+        let meta = self.meta();
+        let (answered, round) = self.call_answering(|id, round, answers, state| {
             let token: m::ProgressToken = format!("{name}-{round}").into();
-            let mut params = m::CallToolRequestParams::new(self.meta().with_progress_token(token), name)
+            let mut params = m::CallToolRequestParams::new(meta.clone().with_progress_token(token), name)
                 .with_arguments(args.clone());
-            if let Some(a) = answers.take() {
+            if let Some(a) = answers {
                 params = params.with_input_responses(a);
             }
-            if let Some(s) = state.take() {
-                // Opaque: sent back exactly as it came.
+            if let Some(s) = state {
                 params = params.with_request_state(s);
             }
-            let answered = self.call(|id| m::CallToolRequest::new(id, params))?.map_err(Called::Refused)?;
-            match answered {
-                m::CallToolResultResponseResult::CallToolResult(done) => {
-                    let how = if round > 1 { format!(" after {round} rounds") } else { String::new() };
-                    return Ok((done, how));
-                }
-                m::CallToolResultResponseResult::InputRequiredResult(more) => {
-                    if more.input_requests.is_none() && more.request_state.is_none() {
-                        return Err(format!(
-                            "{name}: an InputRequiredResult with neither inputRequests nor requestState"
-                        )
-                        .into());
-                    }
-                    answers = more
-                        .input_requests
-                        .map(|asks| asks.into_iter().map(|(k, ask)| (k, answer(ask, rounds))).collect());
-                    state = more.request_state;
-                }
-                // A task handle: a result kind of the Tasks extension, which the
-                // core union keeps whole and the extension's type reads.
-                m::CallToolResultResponseResult::Other(result) if result.result_type.as_str() == "task" => {
-                    let value = serde_json::to_value(&result).map_err(|e| e.to_string())?;
-                    let handle = round_trip::<tasks::CreateTaskResult>(&value, "a task handle")?;
-                    let (done, polls) = self.await_task(name, handle)?;
-                    return Ok((done, format!(" from a task polled {polls} times")));
-                }
-                m::CallToolResultResponseResult::Other(result) => {
-                    return Err(format!(
-                        "{name}: a result of a kind this client does not know: {}",
-                        result.result_type
-                    )
-                    .into());
-                }
+            m::CallToolRequest::new(id, params)
+        })?;
+        match answered.map_err(Called::Refused)? {
+            m::CallToolResultResponseResult::CallToolResult(done) => {
+                let how = if round > 1 { format!(" after {round} rounds") } else { String::new() };
+                Ok((done, how))
             }
+            // A task handle: a result kind of the Tasks extension, which the
+            // core union keeps whole and the extension's type reads.
+            m::CallToolResultResponseResult::Other(result) if result.result_type.as_str() == "task" => {
+                let value = serde_json::to_value(&result).map_err(|e| e.to_string())?;
+                let handle = round_trip::<tasks::CreateTaskResult>(&value, "a task handle")?;
+                let (done, polls) = self.await_task(name, handle)?;
+                Ok((done, format!(" from a task polled {polls} times")))
+            }
+            other => Err(format!("{name}: a result this client cannot use: {}", other.member_name()).into()),
         }
-        Err(format!("{name}: still asking for input after {MAX_ROUNDS} rounds").into())
     }
 
     /// Polls `tasks/get` (as often as the task's `pollIntervalMs` asks) until the
@@ -385,14 +406,22 @@ impl Session {
                 let value = values.first().cloned().unwrap_or_else(|| "Bob".into());
                 args.insert(arg.name.clone(), value);
             }
-            let name = prompt.name.clone();
             let meta = self.meta();
-            let got = self.must(|id| {
-                m::GetPromptRequest::new(id, m::GetPromptRequestParams::new(meta, name).with_arguments(args))
+            let (got, round) = self.call_answering(|id, _, answers, state| {
+                let mut params =
+                    m::GetPromptRequestParams::new(meta.clone(), prompt.name.clone()).with_arguments(args.clone());
+                if let Some(a) = answers {
+                    params = params.with_input_responses(a);
+                }
+                if let Some(s) = state {
+                    params = params.with_request_state(s);
+                }
+                m::GetPromptRequest::new(id, params)
             })?;
-            match got {
+            let after = if round > 1 { format!(" after {round} rounds") } else { String::new() };
+            match got.map_err(|e| format!("prompts/get failed: {e}"))? {
                 m::GetPromptResultResponseResult::GetPromptResult(p) => {
-                    found.push(format!("{}: {} message(s)", prompt.name, p.messages.len()))
+                    found.push(format!("{}: {} message(s){after}", prompt.name, p.messages.len()))
                 }
                 other => found.push(format!("{}: {}", prompt.name, other.member_name())),
             }
@@ -438,9 +467,18 @@ impl Session {
     }
 
     fn read(&mut self, uri: &str) -> Result<usize, Error> {
-        let uri = uri.to_string();
         let meta = self.meta();
-        match self.must(|id| m::ReadResourceRequest::new(id, m::ReadResourceRequestParams::new(meta, uri)))? {
+        let (read, _) = self.call_answering(|id, _, answers, state| {
+            let mut params = m::ReadResourceRequestParams::new(meta.clone(), uri);
+            if let Some(a) = answers {
+                params = params.with_input_responses(a);
+            }
+            if let Some(s) = state {
+                params = params.with_request_state(s);
+            }
+            m::ReadResourceRequest::new(id, params)
+        })?;
+        match read.map_err(|e| format!("resources/read {uri} failed: {e}"))? {
             m::ReadResourceResultResponseResult::ReadResourceResult(r) => Ok(r.contents.len()),
             other => Err(format!("resources/read: {}", other.member_name())),
         }
@@ -469,7 +507,7 @@ impl Session {
         }
         let mut events = Vec::new();
         if can_touch {
-            self.call_tool("touch", Default::default(), &mut Rounds::default())?;
+            self.call_tool("touch", Default::default())?;
             events =
                 self.wait_for(|n| n["method"] != m::SubscriptionsAcknowledgedNotification::METHOD && ours(n), 2)?;
         }
