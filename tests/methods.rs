@@ -295,3 +295,84 @@ fn each_requests_result_is_the_one_the_schemas_docs_name() {
     }
     eprintln!("{report}");
 }
+
+/// `METHODS`' facts of each request that a proxy acts on, against upstream's
+/// schema.json (written from the same schema.ts by another tool, and read here
+/// without the generator): `may_ask_for_input` where the declared response's
+/// `result` has more members than the complete result, `cacheable` where the
+/// complete result requires `ttlMs` and `cacheScope`; and `AnyResult::read`
+/// reads each request's complete result as that type, by method.
+#[test]
+fn what_a_proxy_needs_of_each_request_is_the_schemas_own() {
+    let mut asked = 0;
+    let mut cached = 0;
+    for rev in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"] {
+        let path = support::spec_dir().join(format!("schema/{rev}/schema.json"));
+        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let defs = json.get("$defs").or_else(|| json.get("definitions")).expect("schema.json has definitions");
+        for m in methods_of(rev).iter().filter(|m| m.kind == MethodKind::Request) {
+            let members = m
+                .response
+                .and_then(|r| {
+                    defs[r]["properties"]["result"]
+                        .get("anyOf")
+                        .or_else(|| defs[r]["properties"]["result"].get("oneOf"))
+                })
+                .and_then(serde_json::Value::as_array)
+                .map_or(1, Vec::len);
+            assert_eq!(
+                m.may_ask_for_input,
+                members > 1,
+                "{rev} {}: the response's result has {members} member(s)",
+                m.method
+            );
+            let complete = m.complete.unwrap_or_else(|| panic!("{rev} {}: no complete result", m.method));
+            let required: Vec<&str> = defs[complete]["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(serde_json::Value::as_str).collect())
+                .unwrap_or_default();
+            let hinted = required.contains(&"ttlMs") && required.contains(&"cacheScope");
+            assert_eq!(m.cacheable, hinted, "{rev} {}: {complete} requires {required:?}", m.method);
+            asked += usize::from(m.may_ask_for_input);
+            cached += usize::from(m.cacheable);
+        }
+    }
+    // 2026-07-28 and draft: tools/call, prompts/get, resources/read ask; the
+    // four lists, resources/read and server/discover carry cache hints.
+    assert_eq!((asked, cached), (6, 12));
+
+    use mcp_spec_types::v2026_07_28 as m;
+    let read = |method: &str, json: &str| m::AnyResult::read(method, json);
+    let call = read("tools/call", r#"{"resultType":"complete","content":[]}"#).unwrap().unwrap();
+    assert!(matches!(call, m::AnyResult::CallToolResult(_)), "{call:?}");
+    let list = read("tools/list", r#"{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"private"}"#);
+    assert_eq!(list.unwrap().unwrap().type_name(), "ListToolsResult");
+    // A near miss names what is missing; a method the revision lacks is `None`.
+    let err = read("tools/list", r#"{"resultType":"complete","tools":[]}"#).unwrap().unwrap_err().to_string();
+    assert!(err.contains("ttlMs"), "{err}");
+    assert!(read("ping", "{}").is_none());
+    assert!(mcp_spec_types::v2025_11_25::AnyResult::read("ping", "{}").unwrap().is_ok());
+}
+
+/// `AnyResult` converts by method between adjacent revisions: a result both
+/// have as the type converts (a 2025-11-25 list lacks the cache hints
+/// 2026-07-28 requires: the error names type, revisions and member); one the
+/// other revision has no type for is an error saying so.
+#[test]
+fn results_convert_by_method_between_adjacent_revisions() {
+    use mcp_spec_types::{v2025_11_25 as old, v2026_07_28 as new};
+    let tool = r#"{"content":[{"type":"text","text":"72F"}]}"#;
+    let read = old::AnyResult::read("tools/call", tool).unwrap().unwrap();
+    let up = new::AnyResult::try_from(read).unwrap();
+    assert!(matches!(&up, new::AnyResult::CallToolResult(r) if r.content.len() == 1), "{up:?}");
+    let down = old::AnyResult::try_from(up).unwrap();
+    assert_eq!(serde_json::to_value(&down).unwrap()["content"][0]["text"], "72F");
+    let list = old::AnyResult::read("tools/list", r#"{"tools":[]}"#).unwrap().unwrap();
+    let err = new::AnyResult::try_from(list).unwrap_err().to_string();
+    assert!(err.starts_with("ListToolsResult (2025-11-25 to 2026-07-28): ") && err.contains("ttlMs"), "{err}");
+    let init = r#"{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}"#;
+    let init = old::AnyResult::read("initialize", init).unwrap().unwrap();
+    let err = new::AnyResult::try_from(init).unwrap_err();
+    assert_eq!(err.to_string(), "InitializeResult (2025-11-25 to 2026-07-28): 2026-07-28 has no such type");
+    assert_eq!(err.path(), ".");
+}

@@ -111,6 +111,35 @@ pub use session::{Action, Input, PROBE_WAIT, ServerEraChoice, Session};
 pub use to_legacy::ToLegacy;
 pub use to_modern::{MAX_ROUNDS, ToModern};
 
+/// The wire names of the methods the bridge handles itself, from the generated
+/// types' `Request::METHOD` and `Notification::METHOD`: no method name is
+/// typed in the bridge. (Sampling, roots and logging levels are deprecated in
+/// 2026-07-28, and still what legacy peers use.)
+#[allow(deprecated)]
+pub(crate) mod method {
+    use mcp_spec_types::{Notification, Request};
+
+    use super::{legacy, modern};
+
+    pub const INITIALIZE: &str = <legacy::InitializeRequest as Request>::METHOD;
+    pub const PING: &str = <legacy::PingRequest as Request>::METHOD;
+    pub const SET_LEVEL: &str = <legacy::SetLevelRequest as Request>::METHOD;
+    pub const SUBSCRIBE: &str = <legacy::SubscribeRequest as Request>::METHOD;
+    pub const DISCOVER: &str = <modern::DiscoverRequest as Request>::METHOD;
+    pub const LISTEN: &str = <modern::SubscriptionsListenRequest as Request>::METHOD;
+    pub const ELICIT: &str = <legacy::ElicitRequest as Request>::METHOD;
+    pub const SAMPLE: &str = <legacy::CreateMessageRequest as Request>::METHOD;
+    pub const ROOTS: &str = <legacy::ListRootsRequest as Request>::METHOD;
+    pub const INITIALIZED: &str = <legacy::InitializedNotification as Notification>::METHOD;
+    pub const ROOTS_CHANGED: &str = <legacy::RootsListChangedNotification as Notification>::METHOD;
+    pub const CANCELLED: &str = <modern::CancelledNotification as Notification>::METHOD;
+    pub const PROGRESS: &str = <modern::ProgressNotification as Notification>::METHOD;
+    pub const TOOLS_CHANGED: &str = <modern::ToolListChangedNotification as Notification>::METHOD;
+    pub const PROMPTS_CHANGED: &str = <modern::PromptListChangedNotification as Notification>::METHOD;
+    pub const RESOURCES_CHANGED: &str = <modern::ResourceListChangedNotification as Notification>::METHOD;
+    pub const RESOURCE_UPDATED: &str = <modern::ResourceUpdatedNotification as Notification>::METHOD;
+}
+
 /// The protocol version of each era's side.
 pub const MODERN_VERSION: &str = "2026-07-28";
 pub const LEGACY_VERSION: &str = "2025-11-25";
@@ -159,8 +188,19 @@ pub fn bridge_info() -> modern::Implementation {
     modern::Implementation::new("mcp-era-bridge", env!("CARGO_PKG_VERSION"))
 }
 
+/// An id of the bridge's own requests: [`OWN_ID_PREFIX`] and what it is for.
+macro_rules! own_id {
+    ($what:literal) => {
+        concat!("mcp-era-bridge-", $what)
+    };
+}
+pub(crate) use own_id;
+
+/// What the ids of the bridge's own requests start with.
+pub const OWN_ID_PREFIX: &str = own_id!("");
+
 /// The id of the probe [`discover_probe`] sends.
-pub const PROBE_ID: &str = "mcp-era-bridge-discover";
+pub const PROBE_ID: &str = own_id!("discover");
 
 /// The `server/discover` request that tells a server's era (the spec's stdio
 /// rule): a `DiscoverResult` means modern.
@@ -194,7 +234,7 @@ impl ServerEra {
 /// request before `initialize`). `Err` for an answer that is neither.
 pub fn server_era(answer: &Value) -> Result<ServerEra, String> {
     if let Some(result) = answer.get("result") {
-        let found: modern::DiscoverResult = read(result, "the server's DiscoverResult")?;
+        let found: modern::DiscoverResult = read_as(result).map_err(|e| format!("the server's {e}"))?;
         if !found.supported_versions.iter().any(|v| v == MODERN_VERSION) {
             return Err(format!("the server speaks {:?}, not {MODERN_VERSION}", found.supported_versions));
         }
@@ -216,8 +256,8 @@ pub fn client_era(first: &Value) -> Era {
     let method = first.get("method").and_then(Value::as_str).unwrap_or_default();
     let version = first.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str);
     match (method, version) {
-        ("initialize", _) => Era::Legacy,
-        ("server/discover", _) => Era::Modern,
+        (method::INITIALIZE, _) => Era::Legacy,
+        (method::DISCOVER, _) => Era::Modern,
         (_, Some(v)) if v >= MODERN_VERSION => Era::Modern,
         _ => Era::Legacy,
     }
@@ -245,8 +285,12 @@ impl Bridge {
     /// What to send for a line from the client.
     pub fn from_client(&mut self, line: &str) -> Vec<Out> {
         match self {
-            Bridge::ToModern(b) => with_json(line, To::Client, |v| own_id(&v).unwrap_or_else(|| b.from_client(v))),
-            Bridge::ToLegacy(b) => with_json(line, To::Client, |v| own_id(&v).unwrap_or_else(|| b.from_client(v))),
+            Bridge::ToModern(b) => {
+                with_json(line, To::Client, |v| refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)))
+            }
+            Bridge::ToLegacy(b) => {
+                with_json(line, To::Client, |v| refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)))
+            }
         }
     }
 
@@ -269,7 +313,7 @@ impl Bridge {
 
 /// A client's request with an id of the kind the bridge gives its own requests
 /// to the server: refused, as the server could not tell the two apart.
-fn own_id(msg: &Value) -> Option<Vec<Out>> {
+fn refuse_own_id(msg: &Value) -> Option<Vec<Out>> {
     let id = msg.get("id").filter(|_| msg.get("method").is_some())?;
     if !id.as_str().is_some_and(|s| s.starts_with(OWN_ID_PREFIX)) {
         return None;
@@ -277,9 +321,6 @@ fn own_id(msg: &Value) -> Option<Vec<Out>> {
     let why = format!("request ids starting {OWN_ID_PREFIX:?} are the bridge's own");
     Some(vec![Out::client(error_response(id.clone(), modern::INVALID_REQUEST, why))])
 }
-
-/// What the ids of the bridge's own requests start with.
-pub const OWN_ID_PREFIX: &str = "mcp-era-bridge-";
 
 /// Parses a line, or answers its sender with a parse error.
 fn with_json(line: &str, from: To, f: impl FnOnce(Value) -> Vec<Out>) -> Vec<Out> {
@@ -315,6 +356,17 @@ pub(crate) fn result_response(id: Value, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
+/// Reads a value as a generated type; an error names the type (its Rust name
+/// is its schema name) and the path of what did not read.
+pub(crate) fn read_as<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
+    read(value, type_label::<T>())
+}
+
+/// A generated type's name, for messages.
+pub(crate) fn type_label<T>() -> &'static str {
+    std::any::type_name::<T>().rsplit("::").next().unwrap_or("value")
+}
+
 /// Reads a value as a generated type, with the path of what did not read.
 pub(crate) fn read<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T, String> {
     mcp_spec_types::from_str(&value.to_string()).map_err(|e| format!("{what}: {e}"))
@@ -330,45 +382,41 @@ pub(crate) enum Way {
 }
 
 /// The result of `method` (a server's to a request, or a client's to a
-/// server's question) carried across: read as its type of the one era,
-/// through the generated conversion to the other's, written back. A method
-/// with no result type of its own goes as it came. (Sampling and roots are
-/// deprecated in 2026-07-28, and still carried.)
-#[allow(deprecated)]
+/// server's question) carried across: read as its method's complete result in
+/// the one era (the generated `AnyResult`'s dispatch by method), through the
+/// generated conversion to the other's, written back. A method that one of the
+/// two revisions has no request for (an extension's) goes as it came.
 pub(crate) fn cross_result(method: &str, way: Way, value: &Value) -> Result<Value, String> {
-    fn cross<A, B>(value: &Value) -> Result<Value, String>
-    where
-        A: DeserializeOwned,
-        B: TryFrom<A> + Serialize,
-        B::Error: std::fmt::Display,
-    {
-        let a: A = read(value, std::any::type_name::<A>().rsplit("::").next().unwrap_or("result"))?;
-        B::try_from(a).map(|b| to_value(&b)).map_err(|e| e.to_string())
+    let known =
+        |methods: &[mcp_spec_types::MethodInfo]| methods.iter().any(|m| m.method == method && m.complete.is_some());
+    if !(known(legacy::METHODS) && known(modern::METHODS)) {
+        return Ok(value.clone());
     }
-    macro_rules! by_method {
-        ($( $method:literal => $result:ident ),* $(,)?) => {
-            match (method, way) {
-                $(
-                    ($method, Way::Up) => cross::<legacy::$result, modern::$result>(value),
-                    ($method, Way::Down) => cross::<modern::$result, legacy::$result>(value),
-                )*
-                _ => Ok(value.clone()),
-            }
-        };
+    let text = value.to_string();
+    let unread = |e: mcp_spec_types::ReadError| format!("the {method} result: {e}");
+    match way {
+        Way::Up => match legacy::AnyResult::read(method, &text) {
+            Some(read) => modern::AnyResult::try_from(read.map_err(unread)?).map(|r| to_value(&r)),
+            None => return Ok(value.clone()),
+        },
+        Way::Down => match modern::AnyResult::read(method, &text) {
+            Some(read) => legacy::AnyResult::try_from(read.map_err(unread)?).map(|r| to_value(&r)),
+            None => return Ok(value.clone()),
+        },
     }
-    by_method!(
-        "tools/list" => ListToolsResult,
-        "tools/call" => CallToolResult,
-        "prompts/list" => ListPromptsResult,
-        "prompts/get" => GetPromptResult,
-        "resources/list" => ListResourcesResult,
-        "resources/templates/list" => ListResourceTemplatesResult,
-        "resources/read" => ReadResourceResult,
-        "completion/complete" => CompleteResult,
-        "elicitation/create" => ElicitResult,
-        "sampling/createMessage" => CreateMessageResult,
-        "roots/list" => ListRootsResult,
-    )
+    .map_err(|e| e.to_string())
+}
+
+/// The facts of a 2026-07-28 request the bridge acts on, from the generated
+/// `METHODS`: whether its answer may be `input_required`, whether its result
+/// carries cache hints.
+pub(crate) fn modern_method(method: &str) -> Option<&'static mcp_spec_types::MethodInfo> {
+    modern::METHODS.iter().find(|m| m.method == method)
+}
+
+/// A request whose 2026-07-28 answer may be `input_required`.
+pub(crate) fn may_ask_for_input(method: &str) -> bool {
+    modern_method(method).is_some_and(|m| m.may_ask_for_input)
 }
 
 /// Writes a generated type (which does not fail).
@@ -392,15 +440,26 @@ pub(crate) fn meta_mut(message: &mut Value) -> &mut Map<String, Value> {
     meta.as_object_mut().expect("made an object above")
 }
 
-/// The reserved keys 2026-07-28 puts in `_meta`.
-pub(crate) const RESERVED_META: &[&str] = &[
-    "io.modelcontextprotocol/protocolVersion",
-    "io.modelcontextprotocol/clientCapabilities",
-    "io.modelcontextprotocol/clientInfo",
-    "io.modelcontextprotocol/logLevel",
-    "io.modelcontextprotocol/serverInfo",
-    "io.modelcontextprotocol/subscriptionId",
-];
+/// The reserved keys 2026-07-28 puts in `_meta`: the members its `_meta`
+/// objects name under the spec's reserved prefix, as the generated registry
+/// lists them (`RequestMetaObject."io.modelcontextprotocol/logLevel"`).
+pub(crate) fn reserved_meta() -> &'static [String] {
+    static KEYS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut keys: Vec<String> = mcp_spec_types::registry::entries()
+            .iter()
+            .filter(|e| mcp_spec_types::registry::state(MODERN_VERSION, e.path).is_some_and(|s| s.is_present()))
+            .filter_map(|e| e.path.split_once(".\"").map(|(_, key)| key.trim_end_matches('"').to_string()))
+            .filter(|key| key.starts_with(RESERVED_PREFIX))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    })
+}
+
+/// The prefix the spec reserves for its own `_meta` keys.
+const RESERVED_PREFIX: &str = "io.modelcontextprotocol/";
 
 /// Drops the reserved keys from an object's `_meta`, and `_meta` when that
 /// leaves it empty.
@@ -408,7 +467,7 @@ pub(crate) fn drop_reserved_meta(object: &mut Value) {
     let Some(o) = object.as_object_mut() else { return };
     let empty = match o.get_mut("_meta").and_then(Value::as_object_mut) {
         Some(meta) => {
-            meta.retain(|k, _| !RESERVED_META.contains(&k.as_str()));
+            meta.retain(|k, _| !reserved_meta().iter().any(|r| r == k));
             meta.is_empty()
         }
         None => false,
@@ -417,6 +476,3 @@ pub(crate) fn drop_reserved_meta(object: &mut Value) {
         o.remove("_meta");
     }
 }
-
-/// The requests whose answer may be `input_required` in 2026-07-28.
-pub(crate) const ASKING: &[&str] = &["tools/call", "prompts/get", "resources/read"];

@@ -8,8 +8,9 @@
 //! Only the messages the bridge sends are read, each as its own type (a
 //! request or notification as the member of its method in the revision's
 //! union, where the fallback member `Other` means the revision has no such
-//! method): the revisions' whole type tables would cost a release build of the
-//! bridge 80 s more.
+//! method; a result as its method's complete result, by the revision's
+//! generated `AnyResult`): the revisions' whole type tables would cost a
+//! release build of the bridge 80 s more.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -43,8 +44,8 @@ pub(crate) fn reads(version: &str, sent: Sent<'_>, value: &Value) -> Result<(), 
     read.map_err(|e| format!("not a {version} {e}"))
 }
 
-fn typed<T: DeserializeOwned>(value: &Value, name: &str) -> Result<(), String> {
-    mcp_spec_types::from_str::<T>(&value.to_string()).map(drop).map_err(|e| format!("{name}: {e}"))
+fn typed<T: DeserializeOwned>(value: &Value) -> Result<(), String> {
+    crate::read_as::<T>(value).map(drop)
 }
 
 /// A union read by method: `Other` is a method the revision does not have.
@@ -59,47 +60,37 @@ fn member(chosen: Result<&'static str, String>, union: &str, value: &Value) -> R
     }
 }
 
-/// A revision's reader: the unions every legacy revision has, and the result
-/// types of the methods whose results the bridge sends (every legacy revision's,
-/// and those given), by method.
+/// A revision's reader: the unions every legacy revision has, and the
+/// complete result of each of its requests by method (its generated
+/// `AnyResult`: a method the revision has no request for is not a result the
+/// bridge sends it).
 macro_rules! reader {
-    ($revision:ident $(, $method:literal => $result:ident)* $(,)?) => {
+    ($($revision:ident),* $(,)?) => {$(
         fn $revision(sent: Sent<'_>, value: &Value) -> Result<(), String> {
             use mcp_spec_types::$revision as r;
             let union = |chosen: Result<&'static str, String>, name| member(chosen, name, value);
             match sent {
-                Sent::InitializeResult => typed::<r::InitializeResult>(value, "InitializeResult"),
+                Sent::InitializeResult => typed::<r::InitializeResult>(value),
                 Sent::ServerRequest => {
-                    union(r::ServerRequest::from_json(value.clone()).map(|u| u.member_name()), "ServerRequest")
+                    union(r::ServerRequest::from_json(value.clone()).map(|u| u.member_name()), crate::type_label::<r::ServerRequest>())
                 }
                 Sent::ServerNotification => union(
                     r::ServerNotification::from_json(value.clone()).map(|u| u.member_name()),
-                    "ServerNotification",
+                    crate::type_label::<r::ServerNotification>(),
                 ),
                 Sent::ClientRequest => {
-                    union(r::ClientRequest::from_json(value.clone()).map(|u| u.member_name()), "ClientRequest")
+                    union(r::ClientRequest::from_json(value.clone()).map(|u| u.member_name()), crate::type_label::<r::ClientRequest>())
                 }
-                Sent::Result(method) => match method {
-                    "tools/list" => typed::<r::ListToolsResult>(value, "ListToolsResult"),
-                    "tools/call" => typed::<r::CallToolResult>(value, "CallToolResult"),
-                    "prompts/list" => typed::<r::ListPromptsResult>(value, "ListPromptsResult"),
-                    "prompts/get" => typed::<r::GetPromptResult>(value, "GetPromptResult"),
-                    "resources/list" => typed::<r::ListResourcesResult>(value, "ListResourcesResult"),
-                    "resources/templates/list" => {
-                        typed::<r::ListResourceTemplatesResult>(value, "ListResourceTemplatesResult")
+                Sent::Result(method) => match r::AnyResult::read(method, &value.to_string()) {
+                    Some(Ok(_)) | None => Ok(()),
+                    Some(Err(e)) => {
+                        let name = r::METHODS.iter().find(|m| m.method == method).and_then(|m| m.complete).unwrap_or("result");
+                        Err(format!("{name}: {e}"))
                     }
-                    "resources/read" => typed::<r::ReadResourceResult>(value, "ReadResourceResult"),
-                    "completion/complete" => typed::<r::CompleteResult>(value, "CompleteResult"),
-                    "sampling/createMessage" => typed::<r::CreateMessageResult>(value, "CreateMessageResult"),
-                    "roots/list" => typed::<r::ListRootsResult>(value, "ListRootsResult"),
-                    $( $method => typed::<r::$result>(value, stringify!($result)), )*
-                    _ => Ok(()),
                 },
             }
         }
-    };
+    )*};
 }
 
-reader!(v2025_06_18, "elicitation/create" => ElicitResult);
-reader!(v2025_03_26);
-reader!(v2024_11_05);
+reader!(v2025_06_18, v2025_03_26, v2024_11_05);

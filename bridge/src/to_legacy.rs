@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 
 use crate::older::{Sent, reads};
 use crate::{
-    ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response,
-    key, legacy, modern, read, result_response, to_value,
+    LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
+    legacy, may_ask_for_input, method, modern, read, result_response, to_value,
 };
 use crate::{Way, cross_result};
 use mcp_spec_types::negotiate::{Offer, negotiate};
@@ -16,7 +16,7 @@ use mcp_spec_types::negotiate::{Offer, negotiate};
 const ENDED_KEPT: usize = 256;
 
 /// The id of the `initialize` the bridge sends for the client.
-const INIT_ID: &str = "mcp-era-bridge-initialize";
+const INIT_ID: &str = crate::own_id!("initialize");
 
 /// The bridge between a modern client and a legacy server (see the crate docs'
 /// mapping).
@@ -119,7 +119,7 @@ impl ToLegacy {
 
     fn next_id(&mut self) -> Value {
         self.next += 1;
-        json!(format!("mcp-era-bridge-{}", self.next))
+        json!(format!("{}{}", crate::OWN_ID_PREFIX, self.next))
     }
 
     pub fn from_client(&mut self, msg: Value) -> Vec<Out> {
@@ -140,11 +140,11 @@ impl ToLegacy {
         let meta = self.queued[0].pointer("/params/_meta").cloned().unwrap_or(Value::Null);
         let capabilities = meta
             .get("io.modelcontextprotocol/clientCapabilities")
-            .and_then(|c| read::<modern::ClientCapabilities>(c, "clientCapabilities").ok())
+            .and_then(|c| crate::read_as::<modern::ClientCapabilities>(c).ok())
             .unwrap_or_default();
         let info = meta
             .get("io.modelcontextprotocol/clientInfo")
-            .and_then(|c| read::<modern::Implementation>(c, "clientInfo").ok())
+            .and_then(|c| crate::read_as::<modern::Implementation>(c).ok())
             .unwrap_or_else(crate::bridge_info);
         let params = legacy::InitializeRequestParams::new(
             LEGACY_VERSION,
@@ -174,14 +174,19 @@ impl ToLegacy {
         let requested = msg.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str);
         if let Some(requested) = requested
             && requested != MODERN_VERSION
-            && method != "server/discover"
+            && method != method::DISCOVER
         {
-            let error = json!({"code": modern::UNSUPPORTED_PROTOCOL_VERSION,
-                "message": format!("Unsupported protocol version: {requested}"),
-                "data": {"supported": [MODERN_VERSION], "requested": requested}});
-            return vec![Out::client(json!({"jsonrpc": "2.0", "id": id, "error": error}))];
+            let data = modern::UnsupportedProtocolVersionErrorErrorData::new(vec![MODERN_VERSION.into()], requested);
+            let error = modern::UnsupportedProtocolVersionErrorError::new(
+                format!("Unsupported protocol version: {requested}"),
+                data,
+            );
+            return vec![Out::client(with_id(
+                to_value(&modern::UnsupportedProtocolVersionError::new(None, error)),
+                id,
+            ))];
         }
-        let request: modern::ClientRequest = match read(&msg, "ClientRequest") {
+        let request: modern::ClientRequest = match crate::read_as(&msg) {
             Ok(r) => r,
             Err(e) => return vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
         };
@@ -193,7 +198,7 @@ impl ToLegacy {
             self.log_level = Some(level.to_string());
             let own = self.next_id();
             self.own.push(key(&own));
-            let set = json!({"jsonrpc": "2.0", "id": own, "method": "logging/setLevel", "params": {"level": level}});
+            let set = json!({"jsonrpc": "2.0", "id": own, "method": method::SET_LEVEL, "params": {"level": level}});
             out.push(Out::server(set));
         }
         match request {
@@ -286,13 +291,13 @@ impl ToLegacy {
                 let own = self.next_id();
                 self.own.push(key(&own));
                 let subscribe =
-                    json!({"jsonrpc": "2.0", "id": own, "method": "resources/subscribe", "params": {"uri": uri}});
+                    json!({"jsonrpc": "2.0", "id": own, "method": method::SUBSCRIBE, "params": {"uri": uri}});
                 out.push(Out::server(subscribe));
             }
             honored.resource_subscriptions = Some(uris);
         }
         let meta = modern::NotificationMetaObject::new().with_io_modelcontextprotocol_subscription_id(
-            read::<modern::RequestId>(&id, "id").unwrap_or_else(|_| modern::RequestId::from(0)),
+            crate::read_as::<modern::RequestId>(&id).unwrap_or_else(|_| modern::RequestId::from(0)),
         );
         let params = modern::SubscriptionsAcknowledgedNotificationParams::new(honored.clone()).with_meta(meta);
         out.push(Out::client(to_value(&modern::SubscriptionsAcknowledgedNotification::new(params))));
@@ -354,7 +359,7 @@ impl ToLegacy {
 
     fn client_notification(&mut self, mut msg: Value) -> Vec<Out> {
         let mut out = Vec::new();
-        if msg["method"] == "notifications/cancelled"
+        if msg["method"] == method::CANCELLED
             && let Some(id) = msg.pointer("/params/requestId").cloned()
         {
             if let Some(at) = self.listens.iter().position(|(l, _)| *l == id) {
@@ -387,7 +392,7 @@ impl ToLegacy {
                 }
             }
         }
-        let converted = read::<modern::ClientNotification>(&msg, "ClientNotification")
+        let converted = crate::read_as::<modern::ClientNotification>(&msg)
             .and_then(|n| legacy::ClientNotification::try_from(n).map_err(|e| e.to_string()));
         match converted {
             Ok(n) => {
@@ -462,20 +467,19 @@ impl ToLegacy {
     /// The server's answer to the handshake: then the client's messages so far.
     fn initialized(&mut self, msg: Value) -> Vec<Out> {
         let result = msg.get("result").ok_or_else(|| format!("the server refused initialize: {}", msg["error"]));
-        let init =
-            result.and_then(|r| read::<legacy::InitializeResult>(r, "InitializeResult")).and_then(
-                |init| match negotiate(Offer::Answered(&init.protocol_version), LEGACY_VERSIONS) {
-                    Some(version) => {
-                        self.version = version;
-                        Ok(init)
-                    }
-                    None => Err(format!(
-                        "the server answered initialize with protocol version {}, which the bridge does not speak ({})",
-                        init.protocol_version,
-                        LEGACY_VERSIONS.join(", ")
-                    )),
-                },
-            );
+        let init = result.and_then(crate::read_as::<legacy::InitializeResult>).and_then(|init| {
+            match negotiate(Offer::Answered(&init.protocol_version), LEGACY_VERSIONS) {
+                Some(version) => {
+                    self.version = version;
+                    Ok(init)
+                }
+                None => Err(format!(
+                    "the server answered initialize with protocol version {}, which the bridge does not speak ({})",
+                    init.protocol_version,
+                    LEGACY_VERSIONS.join(", ")
+                )),
+            }
+        });
         let init = match init {
             Ok(init) => init,
             Err(e) => {
@@ -489,7 +493,7 @@ impl ToLegacy {
             }
         };
         self.init = Some(init);
-        let mut out = vec![Out::server(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))];
+        let mut out = vec![Out::server(json!({"jsonrpc": "2.0", "method": method::INITIALIZED}))];
         for m in std::mem::take(&mut self.queued) {
             out.extend(self.client_message(m));
         }
@@ -498,8 +502,8 @@ impl ToLegacy {
 
     fn server_request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
         match method {
-            "ping" => vec![Out::server(result_response(id, json!({})))],
-            "elicitation/create" | "sampling/createMessage" | "roots/list" => self.ask(id, msg),
+            method::PING => vec![Out::server(result_response(id, json!({})))],
+            method::ELICIT | method::SAMPLE | method::ROOTS => self.ask(id, msg),
             _ => {
                 let why = format!(
                     "{method}: a {MODERN_VERSION} client takes no requests, and this one has no input request form"
@@ -519,7 +523,7 @@ impl ToLegacy {
         let newest = |declared_only: bool| {
             self.calls
                 .iter()
-                .filter(|(_, c)| ASKING.contains(&c.method.as_str()))
+                .filter(|(_, c)| may_ask_for_input(&c.method))
                 .filter(|(_, c)| !declared_only || required.as_ref().is_none_or(|r| declares(&c.capabilities, r)))
                 .max_by_key(|(_, c)| c.seq)
                 .map(|(k, _)| k.clone())
@@ -547,7 +551,7 @@ impl ToLegacy {
             Some(s) => s,
             None => {
                 self.next += 1;
-                let s = format!("mcp-era-bridge-state-{}", self.next);
+                let s = format!("{}{}", crate::own_id!("state-"), self.next);
                 self.calls.get_mut(&call_key).expect("found above").state = Some(s.clone());
                 s
             }
@@ -565,8 +569,8 @@ impl ToLegacy {
         }
         // As a 2026-07-28 input request: the method and params, no JSON-RPC envelope.
         let ask = json!({"method": method, "params": request.get("params").cloned().unwrap_or(json!({}))});
-        let ask = match read::<legacy::ServerRequest>(&request, "ServerRequest")
-            .and_then(|_| read::<modern::InputRequest>(&ask, "InputRequest"))
+        let ask = match crate::read_as::<legacy::ServerRequest>(&request)
+            .and_then(|_| crate::read_as::<modern::InputRequest>(&ask))
         {
             Ok(a) => a,
             Err(e) => return vec![Out::server(error_response(server_id, modern::INVALID_PARAMS, e))],
@@ -612,17 +616,19 @@ impl ToLegacy {
             }
         }
         let reason = format!("the client lacks the capability {required}");
-        out.push(Out::server(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        out.push(Out::server(json!({"jsonrpc": "2.0", "method": method::CANCELLED,
             "params": {"requestId": call.server_id, "reason": reason}})));
         self.end(&call.server_id);
-        let error = json!({"code": modern::MISSING_REQUIRED_CLIENT_CAPABILITY, "message": why,
-            "data": {"requiredCapabilities": required}});
-        out.push(Out::client(json!({"jsonrpc": "2.0", "id": call.answer_to, "error": error})));
+        let required: modern::ClientCapabilities = serde_json::from_value(required).unwrap_or_default();
+        let data = modern::MissingRequiredClientCapabilityErrorErrorData::new(required);
+        let error = modern::MissingRequiredClientCapabilityErrorError::new(why, data);
+        let error = modern::MissingRequiredClientCapabilityError::new(None, error);
+        out.push(Out::client(with_id(to_value(&error), call.answer_to)));
         out
     }
 
     fn server_notification(&mut self, mut msg: Value, method: &str) -> Vec<Out> {
-        if method == "notifications/progress" {
+        if method == method::PROGRESS {
             // Progress of a call the client has retried goes to the retry's token, or nowhere.
             let token = msg.pointer("/params/progressToken").cloned();
             let retried = self.calls.values().find(|c| c.progress.is_some() && c.progress == token);
@@ -632,7 +638,7 @@ impl ToLegacy {
                 _ => {}
             }
         }
-        if method == "notifications/cancelled" {
+        if method == method::CANCELLED {
             // The server gave up a question it asked (a modern client takes no
             // requests, and on stdio a cancel from the server ends a listen
             // stream): not sent on; the question is not asked if it still waits.
@@ -644,10 +650,10 @@ impl ToLegacy {
             return Vec::new();
         }
         let wanted = |f: &modern::SubscriptionFilter| match method {
-            "notifications/tools/list_changed" => f.tools_list_changed == Some(true),
-            "notifications/prompts/list_changed" => f.prompts_list_changed == Some(true),
-            "notifications/resources/list_changed" => f.resources_list_changed == Some(true),
-            "notifications/resources/updated" => {
+            method::TOOLS_CHANGED => f.tools_list_changed == Some(true),
+            method::PROMPTS_CHANGED => f.prompts_list_changed == Some(true),
+            method::RESOURCES_CHANGED => f.resources_list_changed == Some(true),
+            method::RESOURCE_UPDATED => {
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str).unwrap_or_default();
                 f.resource_subscriptions.as_ref().is_some_and(|u| u.iter().any(|s| s == uri))
             }
@@ -655,12 +661,9 @@ impl ToLegacy {
         };
         let streamed = matches!(
             method,
-            "notifications/tools/list_changed"
-                | "notifications/prompts/list_changed"
-                | "notifications/resources/list_changed"
-                | "notifications/resources/updated"
+            method::TOOLS_CHANGED | method::PROMPTS_CHANGED | method::RESOURCES_CHANGED | method::RESOURCE_UPDATED
         );
-        let converted = read::<legacy::ServerNotification>(&msg, "ServerNotification")
+        let converted = crate::read_as::<legacy::ServerNotification>(&msg)
             .and_then(|n| modern::ServerNotification::try_from(n).map_err(|e| e.to_string()));
         let n = match converted {
             Ok(n) => to_value(&n),
@@ -686,11 +689,6 @@ impl ToLegacy {
     }
 }
 
-/// The methods whose 2026-07-28 result is a `CacheableResult` (its `ttlMs` and
-/// `cacheScope` required).
-const CACHEABLE: &[&str] =
-    &["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
-
 /// A legacy server's result as the modern client reads it: `resultType`
 /// `"complete"`, and for a cacheable one the cache hints (`ttlMs` 0, `cacheScope`
 /// `"private"`: nothing says it may be kept), then converted with the generated
@@ -699,7 +697,7 @@ fn up_result(method: &str, result: &Value) -> Result<Value, String> {
     let mut result = result.clone();
     if let Some(o) = result.as_object_mut() {
         o.insert("resultType".into(), json!("complete"));
-        if CACHEABLE.contains(&method) {
+        if crate::modern_method(method).is_some_and(|m| m.cacheable) {
             o.insert("ttlMs".into(), json!(0));
             o.insert("cacheScope".into(), json!("private"));
         }
@@ -710,16 +708,26 @@ fn up_result(method: &str, result: &Value) -> Result<Value, String> {
 /// The client capability a server's question needs, as `requiredCapabilities`
 /// names it: URL-mode elicitation needs `elicitation.url` (an `elicitation`
 /// without modes declares the form mode only).
+#[allow(deprecated)] // sampling and roots: deprecated in 2026-07-28, still what legacy servers ask for
 fn required_capability(request: &Value) -> Option<Value> {
-    match request["method"].as_str()? {
-        "elicitation/create" if request.pointer("/params/mode") == Some(&json!("url")) => {
-            Some(json!({"elicitation": {"url": {}}}))
+    use modern::{
+        ClientCapabilities, ClientCapabilitiesElicitation, ClientCapabilitiesRoots, ClientCapabilitiesSampling,
+    };
+    let needs = match request["method"].as_str()? {
+        method::ELICIT => {
+            let url_mode = matches!(
+                read::<legacy::ElicitRequest>(request, "").map(|r| r.params),
+                Ok(legacy::ElicitRequestParams::ElicitRequestURLParams(_))
+            );
+            let elicitation = ClientCapabilitiesElicitation::new();
+            let elicitation = if url_mode { elicitation.with_url(Default::default()) } else { elicitation };
+            ClientCapabilities::new().with_elicitation(elicitation)
         }
-        "elicitation/create" => Some(json!({"elicitation": {}})),
-        "sampling/createMessage" => Some(json!({"sampling": {}})),
-        "roots/list" => Some(json!({"roots": {}})),
-        _ => None,
-    }
+        method::SAMPLE => ClientCapabilities::new().with_sampling(ClientCapabilitiesSampling::new()),
+        method::ROOTS => ClientCapabilities::new().with_roots(ClientCapabilitiesRoots::new()),
+        _ => return None,
+    };
+    Some(to_value(&needs))
 }
 
 /// Whether `declared` capabilities have every member `required` names, at every depth.
@@ -733,4 +741,13 @@ fn declares(declared: &Value, required: &Value) -> bool {
 /// The client capabilities a modern request declares in its `_meta`.
 fn declared_capabilities(msg: &Value) -> Value {
     msg.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities").cloned().unwrap_or(Value::Null)
+}
+
+/// A response built as its generated type, given the id of the request it
+/// answers as that request had it (whatever JSON value it was).
+fn with_id(mut response: Value, id: Value) -> Value {
+    if let Some(o) = response.as_object_mut() {
+        o.insert("id".into(), id);
+    }
+    response
 }

@@ -6,8 +6,8 @@ use serde_json::{Map, Value, json};
 
 use crate::older::{Sent, reads};
 use crate::{
-    ASKING, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response,
-    key, legacy, meta_mut, modern, read, result_response, to_value,
+    LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
+    legacy, may_ask_for_input, meta_mut, method, modern, result_response, to_value,
 };
 use crate::{Way, cross_result};
 use mcp_spec_types::negotiate::{Offer, negotiate};
@@ -119,7 +119,7 @@ impl ToModern {
     }
 
     fn request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
-        let request: legacy::ClientRequest = match read(&msg, "ClientRequest") {
+        let request: legacy::ClientRequest = match crate::read_as(&msg) {
             Ok(r) => r,
             Err(e) => return vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
         };
@@ -162,7 +162,7 @@ impl ToModern {
                     return vec![Out::client(error_response(id, modern::METHOD_NOT_FOUND, why))];
                 }
                 let uri = msg.pointer("/params/uri").and_then(Value::as_str).unwrap_or_default().to_string();
-                if method == "resources/subscribe" {
+                if method == method::SUBSCRIBE {
                     self.listening.wanted.insert(uri);
                 } else {
                     self.listening.wanted.remove(&uri);
@@ -221,7 +221,7 @@ impl ToModern {
         self.own.insert(key(&id));
         self.listening.opening = Some((id.clone(), self.listening.wanted.clone()));
         let params = json!({"_meta": self.client_meta(), "notifications": filter});
-        out.push(Out::server(json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": params})));
+        out.push(Out::server(json!({"jsonrpc": "2.0", "id": id, "method": method::LISTEN, "params": params})));
         out
     }
 
@@ -286,7 +286,7 @@ impl ToModern {
         if let Some(level) = &self.log_level {
             meta.insert("io.modelcontextprotocol/logLevel".into(), to_value(level));
         }
-        let converted = read::<legacy::ClientRequest>(&msg, "ClientRequest")
+        let converted = crate::read_as::<legacy::ClientRequest>(&msg)
             .and_then(|r| modern::ClientRequest::try_from(r).map_err(|e| e.to_string()));
         match converted {
             Ok(request) => {
@@ -302,8 +302,8 @@ impl ToModern {
     fn client_notification(&mut self, msg: Value, method: &str) -> Vec<Out> {
         match method {
             // No handshake on the other side, and roots are asked per request.
-            "notifications/initialized" | "notifications/roots/list_changed" => return Vec::new(),
-            "notifications/cancelled" => {
+            method::INITIALIZED | method::ROOTS_CHANGED => return Vec::new(),
+            method::CANCELLED => {
                 if let Some(id) = msg.pointer("/params/requestId") {
                     let call_key = key(id);
                     self.calls.remove(&call_key);
@@ -316,7 +316,7 @@ impl ToModern {
                         self.asks.remove(&ask);
                         let ask_id: Value = serde_json::from_str(&ask).unwrap_or(Value::Null);
                         let reason = "the request this was asked for was cancelled";
-                        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": ask_id, "reason": reason}});
+                        let cancel = json!({"jsonrpc": "2.0", "method": method::CANCELLED, "params": {"requestId": ask_id, "reason": reason}});
                         out.push(Out::client(cancel));
                     }
                     out.extend(self.sent_on(msg));
@@ -330,7 +330,7 @@ impl ToModern {
 
     /// A client's notification, converted and sent on.
     fn sent_on(&mut self, msg: Value) -> Vec<Out> {
-        let converted = read::<legacy::ClientNotification>(&msg, "ClientNotification")
+        let converted = crate::read_as::<legacy::ClientNotification>(&msg)
             .and_then(|n| modern::ClientNotification::try_from(n).map_err(|e| e.to_string()));
         match converted {
             Ok(n) => vec![Out::server(to_value(&n))],
@@ -390,7 +390,7 @@ impl ToModern {
     }
 
     fn server_notification(&mut self, mut msg: Value, method: &str) -> Vec<Out> {
-        if method == "notifications/cancelled" {
+        if method == method::CANCELLED {
             // On stdio a 2026-07-28 server ends a listen stream so; it asks a
             // client nothing else it could cancel.
             let id = msg.pointer("/params/requestId").cloned().unwrap_or(Value::Null);
@@ -416,7 +416,7 @@ impl ToModern {
                 o.remove("params");
             }
         }
-        let converted = read::<modern::ServerNotification>(&msg, "ServerNotification")
+        let converted = crate::read_as::<modern::ServerNotification>(&msg)
             .and_then(|n| legacy::ServerNotification::try_from(n).map_err(|e| e.to_string()))
             .map(|n| to_value(&n))
             .and_then(|n| reads(self.version, Sent::ServerNotification, &n).map(|()| n));
@@ -443,7 +443,7 @@ impl ToModern {
             return vec![Out::client(error_passed_on(id, &msg))];
         };
         let asking = result.get("resultType").and_then(Value::as_str) == Some("input_required");
-        if !(asking && ASKING.contains(&call.method.as_str())) {
+        if !(asking && may_ask_for_input(&call.method)) {
             let method = call.method.clone();
             self.calls.remove(&call_key);
             let checked =
@@ -453,7 +453,7 @@ impl ToModern {
                 Err(e) => vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))],
             };
         }
-        let more: modern::InputRequiredResult = match read(result, "InputRequiredResult") {
+        let more: modern::InputRequiredResult = match crate::read_as(result) {
             Ok(m) => m,
             Err(e) => {
                 self.calls.remove(&call_key);
@@ -483,7 +483,7 @@ impl ToModern {
                 o.insert("id".into(), json!(ask_id));
             }
             // As the client reads it: a server request of its version.
-            let fit = read::<legacy::ServerRequest>(&message, "ServerRequest")
+            let fit = crate::read_as::<legacy::ServerRequest>(&message)
                 .and_then(|_| reads(self.version, Sent::ServerRequest, &message));
             if let Err(e) = fit {
                 self.calls.remove(&call_key);
@@ -536,5 +536,5 @@ fn down_result(method: &str, result: &Value) -> Result<Value, String> {
 
 /// A `notifications/cancelled` for one of the bridge's own requests.
 fn cancel(request: Value, reason: &str) -> Value {
-    json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request, "reason": reason}})
+    json!({"jsonrpc": "2.0", "method": method::CANCELLED, "params": {"requestId": request, "reason": reason}})
 }

@@ -56,6 +56,17 @@ pub struct Method {
     pub result: Option<String>,
     /// For requests, where declared: the response envelope (`CallToolResultResponse`).
     pub response: Option<String>,
+    /// For requests: the result that completes it, as opposed to a result that
+    /// asks for more (`CallToolResult` where `result` is
+    /// `CallToolResult | InputRequiredResult`): `FooResult` when declared,
+    /// else `result`.
+    pub complete: Option<String>,
+    /// For requests: the response's result may be other than the complete
+    /// result (a union with other members: 2026-07-28's `InputRequiredResult`).
+    pub may_ask_for_input: bool,
+    /// For requests: the complete result carries cache hints a peer must honor
+    /// (it requires `ttlMs` and `cacheScope`, 2026-07-28's `CacheableResult`).
+    pub cacheable: bool,
 }
 
 /// The methods of a revision, by wire name. When two declared types fix the same
@@ -106,6 +117,21 @@ fn method_of(rev: &Revision, item: &Item) -> Option<Method> {
         (true, None) => (declared("EmptyResult"), None),
         _ => (None, None),
     };
+    let complete = match (kind.is_request(), item.name.strip_suffix("Request")) {
+        (true, Some(stem)) => declared(&format!("{stem}Result")).or_else(|| result.clone()),
+        (true, None) => result.clone(),
+        _ => None,
+    };
+    let may_ask_for_input = match (&result, &complete) {
+        (Some(r), Some(c)) if r != c => match rev.item(r).map(|i| &i.kind) {
+            Some(ItemKind::Union(u)) => u.variants.iter().any(|v| !matches!(&v.ty, Type::Named(n) if n == c)),
+            _ => false,
+        },
+        _ => false,
+    };
+    let cacheable = complete.as_deref().and_then(|c| rev.struct_of(c)).is_some_and(|s| {
+        ["ttlMs", "cacheScope"].iter().all(|w| s.fields.iter().any(|f| f.wire == *w && f.is_required()))
+    });
     Some(Method {
         name: name.clone(),
         kind,
@@ -114,6 +140,9 @@ fn method_of(rev: &Revision, item: &Item) -> Option<Method> {
         params_required: params.is_some_and(|f| f.is_required()),
         result,
         response,
+        complete,
+        may_ask_for_input,
+        cacheable,
     })
 }
 

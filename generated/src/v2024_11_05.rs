@@ -2757,6 +2757,158 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ToolListChangedNotification;
 pub use crate::shared::v2024_11_05_to_v2025_03_26::UnsubscribeRequest;
 pub use crate::shared::v2024_11_05_to_v2025_03_26::UnsubscribeRequestParams;
 
+/// The complete result of any request of this revision, as the type its
+/// method completes with (`METHODS`' `complete`: `CallToolResult` for
+/// `tools/call`): results read by method with [`AnyResult::read`], written
+/// as the type held, and converted by method to an adjacent revision's
+/// `AnyResult` (`TryFrom`, where both revisions' features are on).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyResult {
+    CallToolResult(CallToolResult),
+    CompleteResult(CompleteResult),
+    CreateMessageResult(CreateMessageResult),
+    EmptyResult(EmptyResult),
+    GetPromptResult(GetPromptResult),
+    InitializeResult(InitializeResult),
+    ListPromptsResult(ListPromptsResult),
+    ListResourceTemplatesResult(ListResourceTemplatesResult),
+    ListResourcesResult(ListResourcesResult),
+    ListRootsResult(ListRootsResult),
+    ListToolsResult(ListToolsResult),
+    ReadResourceResult(ReadResourceResult),
+}
+impl AnyResult {
+    /// Reads `json` as the complete result of `method`; `None` when this
+    /// revision has no request `method`.
+    pub fn read(
+        method: &str,
+        json: &str,
+    ) -> ::std::option::Option<::std::result::Result<AnyResult, crate::ReadError>> {
+        ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::from_str::<CompleteResult>(json)
+                        .map(AnyResult::CompleteResult)
+                }
+                "initialize" => {
+                    crate::from_str::<InitializeResult>(json)
+                        .map(AnyResult::InitializeResult)
+                }
+                "logging/setLevel" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "ping" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "prompts/get" => {
+                    crate::from_str::<GetPromptResult>(json)
+                        .map(AnyResult::GetPromptResult)
+                }
+                "prompts/list" => {
+                    crate::from_str::<ListPromptsResult>(json)
+                        .map(AnyResult::ListPromptsResult)
+                }
+                "resources/list" => {
+                    crate::from_str::<ListResourcesResult>(json)
+                        .map(AnyResult::ListResourcesResult)
+                }
+                "resources/read" => {
+                    crate::from_str::<ReadResourceResult>(json)
+                        .map(AnyResult::ReadResourceResult)
+                }
+                "resources/subscribe" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "resources/templates/list" => {
+                    crate::from_str::<ListResourceTemplatesResult>(json)
+                        .map(AnyResult::ListResourceTemplatesResult)
+                }
+                "resources/unsubscribe" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "roots/list" => {
+                    crate::from_str::<ListRootsResult>(json)
+                        .map(AnyResult::ListRootsResult)
+                }
+                "sampling/createMessage" => {
+                    crate::from_str::<CreateMessageResult>(json)
+                        .map(AnyResult::CreateMessageResult)
+                }
+                "tools/call" => {
+                    crate::from_str::<CallToolResult>(json)
+                        .map(AnyResult::CallToolResult)
+                }
+                "tools/list" => {
+                    crate::from_str::<ListToolsResult>(json)
+                        .map(AnyResult::ListToolsResult)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        )
+    }
+    /// The schema name of the type held.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AnyResult::CallToolResult(_) => "CallToolResult",
+            AnyResult::CompleteResult(_) => "CompleteResult",
+            AnyResult::CreateMessageResult(_) => "CreateMessageResult",
+            AnyResult::EmptyResult(_) => "EmptyResult",
+            AnyResult::GetPromptResult(_) => "GetPromptResult",
+            AnyResult::InitializeResult(_) => "InitializeResult",
+            AnyResult::ListPromptsResult(_) => "ListPromptsResult",
+            AnyResult::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            AnyResult::ListResourcesResult(_) => "ListResourcesResult",
+            AnyResult::ListRootsResult(_) => "ListRootsResult",
+            AnyResult::ListToolsResult(_) => "ListToolsResult",
+            AnyResult::ReadResourceResult(_) => "ReadResourceResult",
+        }
+    }
+}
+impl ::serde::Serialize for AnyResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        match self {
+            AnyResult::CallToolResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::CompleteResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::CreateMessageResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::EmptyResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::GetPromptResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::InitializeResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListPromptsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListResourceTemplatesResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListResourcesResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListRootsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListToolsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ReadResourceResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+        }
+    }
+}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).
@@ -2768,6 +2920,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CompleteRequestParams"),
         result: ::std::option::Option::Some("CompleteResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CompleteResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "initialize",
@@ -2776,6 +2931,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("InitializeRequestParams"),
         result: ::std::option::Option::Some("InitializeResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("InitializeResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "logging/setLevel",
@@ -2784,6 +2942,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("SetLevelRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/cancelled",
@@ -2792,6 +2953,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CancelledNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/initialized",
@@ -2800,6 +2964,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/message",
@@ -2808,6 +2975,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/progress",
@@ -2816,6 +2986,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ProgressNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/prompts/list_changed",
@@ -2824,6 +2997,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/resources/list_changed",
@@ -2832,6 +3008,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/resources/updated",
@@ -2840,6 +3019,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/roots/list_changed",
@@ -2848,6 +3030,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/tools/list_changed",
@@ -2856,6 +3041,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "ping",
@@ -2864,6 +3052,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "prompts/get",
@@ -2872,6 +3063,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("GetPromptRequestParams"),
         result: ::std::option::Option::Some("GetPromptResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("GetPromptResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "prompts/list",
@@ -2880,6 +3074,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListPromptsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListPromptsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/list",
@@ -2888,6 +3085,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourcesResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListResourcesResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/read",
@@ -2896,6 +3096,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ReadResourceRequestParams"),
         result: ::std::option::Option::Some("ReadResourceResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ReadResourceResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/subscribe",
@@ -2904,6 +3107,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("SubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/templates/list",
@@ -2912,6 +3118,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourceTemplatesResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListResourceTemplatesResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/unsubscribe",
@@ -2920,6 +3129,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("UnsubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "roots/list",
@@ -2928,6 +3140,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("ListRootsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListRootsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "sampling/createMessage",
@@ -2936,6 +3151,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CreateMessageRequestParams"),
         result: ::std::option::Option::Some("CreateMessageResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CreateMessageResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tools/call",
@@ -2944,6 +3162,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CallToolRequestParams"),
         result: ::std::option::Option::Some("CallToolResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CallToolResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tools/list",
@@ -2952,6 +3173,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListToolsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListToolsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
 ];
 /// Every type of this revision by its schema name (inline types by their

@@ -6146,6 +6146,166 @@ crate::rt::object! {
     }
 }
 
+/// The complete result of any request of this revision, as the type its
+/// method completes with (`METHODS`' `complete`: `CallToolResult` for
+/// `tools/call`): results read by method with [`AnyResult::read`], written
+/// as the type held, and converted by method to an adjacent revision's
+/// `AnyResult` (`TryFrom`, where both revisions' features are on).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyResult {
+    CallToolResult(CallToolResult),
+    CompleteResult(CompleteResult),
+    CreateMessageResult(CreateMessageResult),
+    ElicitResult(ElicitResult),
+    EmptyResult(EmptyResult),
+    GetPromptResult(GetPromptResult),
+    InitializeResult(InitializeResult),
+    ListPromptsResult(ListPromptsResult),
+    ListResourceTemplatesResult(ListResourceTemplatesResult),
+    ListResourcesResult(ListResourcesResult),
+    ListRootsResult(ListRootsResult),
+    ListToolsResult(ListToolsResult),
+    ReadResourceResult(ReadResourceResult),
+}
+impl AnyResult {
+    /// Reads `json` as the complete result of `method`; `None` when this
+    /// revision has no request `method`.
+    pub fn read(
+        method: &str,
+        json: &str,
+    ) -> ::std::option::Option<::std::result::Result<AnyResult, crate::ReadError>> {
+        ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::from_str::<CompleteResult>(json)
+                        .map(AnyResult::CompleteResult)
+                }
+                "elicitation/create" => {
+                    crate::from_str::<ElicitResult>(json).map(AnyResult::ElicitResult)
+                }
+                "initialize" => {
+                    crate::from_str::<InitializeResult>(json)
+                        .map(AnyResult::InitializeResult)
+                }
+                "logging/setLevel" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "ping" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "prompts/get" => {
+                    crate::from_str::<GetPromptResult>(json)
+                        .map(AnyResult::GetPromptResult)
+                }
+                "prompts/list" => {
+                    crate::from_str::<ListPromptsResult>(json)
+                        .map(AnyResult::ListPromptsResult)
+                }
+                "resources/list" => {
+                    crate::from_str::<ListResourcesResult>(json)
+                        .map(AnyResult::ListResourcesResult)
+                }
+                "resources/read" => {
+                    crate::from_str::<ReadResourceResult>(json)
+                        .map(AnyResult::ReadResourceResult)
+                }
+                "resources/subscribe" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "resources/templates/list" => {
+                    crate::from_str::<ListResourceTemplatesResult>(json)
+                        .map(AnyResult::ListResourceTemplatesResult)
+                }
+                "resources/unsubscribe" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "roots/list" => {
+                    crate::from_str::<ListRootsResult>(json)
+                        .map(AnyResult::ListRootsResult)
+                }
+                "sampling/createMessage" => {
+                    crate::from_str::<CreateMessageResult>(json)
+                        .map(AnyResult::CreateMessageResult)
+                }
+                "tools/call" => {
+                    crate::from_str::<CallToolResult>(json)
+                        .map(AnyResult::CallToolResult)
+                }
+                "tools/list" => {
+                    crate::from_str::<ListToolsResult>(json)
+                        .map(AnyResult::ListToolsResult)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        )
+    }
+    /// The schema name of the type held.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AnyResult::CallToolResult(_) => "CallToolResult",
+            AnyResult::CompleteResult(_) => "CompleteResult",
+            AnyResult::CreateMessageResult(_) => "CreateMessageResult",
+            AnyResult::ElicitResult(_) => "ElicitResult",
+            AnyResult::EmptyResult(_) => "EmptyResult",
+            AnyResult::GetPromptResult(_) => "GetPromptResult",
+            AnyResult::InitializeResult(_) => "InitializeResult",
+            AnyResult::ListPromptsResult(_) => "ListPromptsResult",
+            AnyResult::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            AnyResult::ListResourcesResult(_) => "ListResourcesResult",
+            AnyResult::ListRootsResult(_) => "ListRootsResult",
+            AnyResult::ListToolsResult(_) => "ListToolsResult",
+            AnyResult::ReadResourceResult(_) => "ReadResourceResult",
+        }
+    }
+}
+impl ::serde::Serialize for AnyResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        match self {
+            AnyResult::CallToolResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::CompleteResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::CreateMessageResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ElicitResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::EmptyResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::GetPromptResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::InitializeResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListPromptsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListResourceTemplatesResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListResourcesResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListRootsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListToolsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ReadResourceResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+        }
+    }
+}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).
@@ -6157,6 +6317,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CompleteRequestParams"),
         result: ::std::option::Option::Some("CompleteResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CompleteResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "elicitation/create",
@@ -6165,6 +6328,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ElicitRequestParams"),
         result: ::std::option::Option::Some("ElicitResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ElicitResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "initialize",
@@ -6173,6 +6339,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("InitializeRequestParams"),
         result: ::std::option::Option::Some("InitializeResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("InitializeResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "logging/setLevel",
@@ -6181,6 +6350,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("SetLevelRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/cancelled",
@@ -6189,6 +6361,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CancelledNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/initialized",
@@ -6197,6 +6372,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/message",
@@ -6205,6 +6383,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/progress",
@@ -6213,6 +6394,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ProgressNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/prompts/list_changed",
@@ -6221,6 +6405,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/resources/list_changed",
@@ -6229,6 +6416,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/resources/updated",
@@ -6237,6 +6427,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/roots/list_changed",
@@ -6245,6 +6438,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/tools/list_changed",
@@ -6253,6 +6449,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "ping",
@@ -6261,6 +6460,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "prompts/get",
@@ -6269,6 +6471,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("GetPromptRequestParams"),
         result: ::std::option::Option::Some("GetPromptResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("GetPromptResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "prompts/list",
@@ -6277,6 +6482,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListPromptsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListPromptsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/list",
@@ -6285,6 +6493,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourcesResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListResourcesResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/read",
@@ -6293,6 +6504,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ReadResourceRequestParams"),
         result: ::std::option::Option::Some("ReadResourceResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ReadResourceResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/subscribe",
@@ -6301,6 +6515,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("SubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/templates/list",
@@ -6309,6 +6526,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourceTemplatesResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListResourceTemplatesResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/unsubscribe",
@@ -6317,6 +6537,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("UnsubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "roots/list",
@@ -6325,6 +6548,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("ListRootsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListRootsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "sampling/createMessage",
@@ -6333,6 +6559,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CreateMessageRequestParams"),
         result: ::std::option::Option::Some("CreateMessageResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CreateMessageResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tools/call",
@@ -6341,6 +6570,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CallToolRequestParams"),
         result: ::std::option::Option::Some("CallToolResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CallToolResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tools/list",
@@ -6349,6 +6581,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListToolsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListToolsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
 ];
 /// Every type of this revision by its schema name (inline types by their

@@ -10461,6 +10461,201 @@ crate::rt::object! {
     }
 }
 
+/// The complete result of any request of this revision, as the type its
+/// method completes with (`METHODS`' `complete`: `CallToolResult` for
+/// `tools/call`): results read by method with [`AnyResult::read`], written
+/// as the type held, and converted by method to an adjacent revision's
+/// `AnyResult` (`TryFrom`, where both revisions' features are on).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyResult {
+    CallToolResult(CallToolResult),
+    CancelTaskResult(CancelTaskResult),
+    CompleteResult(CompleteResult),
+    CreateMessageResult(CreateMessageResult),
+    ElicitResult(ElicitResult),
+    EmptyResult(EmptyResult),
+    GetPromptResult(GetPromptResult),
+    GetTaskPayloadResult(GetTaskPayloadResult),
+    GetTaskResult(GetTaskResult),
+    InitializeResult(InitializeResult),
+    ListPromptsResult(ListPromptsResult),
+    ListResourceTemplatesResult(ListResourceTemplatesResult),
+    ListResourcesResult(ListResourcesResult),
+    ListRootsResult(ListRootsResult),
+    ListTasksResult(ListTasksResult),
+    ListToolsResult(ListToolsResult),
+    ReadResourceResult(ReadResourceResult),
+}
+impl AnyResult {
+    /// Reads `json` as the complete result of `method`; `None` when this
+    /// revision has no request `method`.
+    pub fn read(
+        method: &str,
+        json: &str,
+    ) -> ::std::option::Option<::std::result::Result<AnyResult, crate::ReadError>> {
+        ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::from_str::<CompleteResult>(json)
+                        .map(AnyResult::CompleteResult)
+                }
+                "elicitation/create" => {
+                    crate::from_str::<ElicitResult>(json).map(AnyResult::ElicitResult)
+                }
+                "initialize" => {
+                    crate::from_str::<InitializeResult>(json)
+                        .map(AnyResult::InitializeResult)
+                }
+                "logging/setLevel" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "ping" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "prompts/get" => {
+                    crate::from_str::<GetPromptResult>(json)
+                        .map(AnyResult::GetPromptResult)
+                }
+                "prompts/list" => {
+                    crate::from_str::<ListPromptsResult>(json)
+                        .map(AnyResult::ListPromptsResult)
+                }
+                "resources/list" => {
+                    crate::from_str::<ListResourcesResult>(json)
+                        .map(AnyResult::ListResourcesResult)
+                }
+                "resources/read" => {
+                    crate::from_str::<ReadResourceResult>(json)
+                        .map(AnyResult::ReadResourceResult)
+                }
+                "resources/subscribe" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "resources/templates/list" => {
+                    crate::from_str::<ListResourceTemplatesResult>(json)
+                        .map(AnyResult::ListResourceTemplatesResult)
+                }
+                "resources/unsubscribe" => {
+                    crate::from_str::<EmptyResult>(json).map(AnyResult::EmptyResult)
+                }
+                "roots/list" => {
+                    crate::from_str::<ListRootsResult>(json)
+                        .map(AnyResult::ListRootsResult)
+                }
+                "sampling/createMessage" => {
+                    crate::from_str::<CreateMessageResult>(json)
+                        .map(AnyResult::CreateMessageResult)
+                }
+                "tasks/cancel" => {
+                    crate::from_str::<CancelTaskResult>(json)
+                        .map(AnyResult::CancelTaskResult)
+                }
+                "tasks/get" => {
+                    crate::from_str::<GetTaskResult>(json).map(AnyResult::GetTaskResult)
+                }
+                "tasks/list" => {
+                    crate::from_str::<ListTasksResult>(json)
+                        .map(AnyResult::ListTasksResult)
+                }
+                "tasks/result" => {
+                    crate::from_str::<GetTaskPayloadResult>(json)
+                        .map(AnyResult::GetTaskPayloadResult)
+                }
+                "tools/call" => {
+                    crate::from_str::<CallToolResult>(json)
+                        .map(AnyResult::CallToolResult)
+                }
+                "tools/list" => {
+                    crate::from_str::<ListToolsResult>(json)
+                        .map(AnyResult::ListToolsResult)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        )
+    }
+    /// The schema name of the type held.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AnyResult::CallToolResult(_) => "CallToolResult",
+            AnyResult::CancelTaskResult(_) => "CancelTaskResult",
+            AnyResult::CompleteResult(_) => "CompleteResult",
+            AnyResult::CreateMessageResult(_) => "CreateMessageResult",
+            AnyResult::ElicitResult(_) => "ElicitResult",
+            AnyResult::EmptyResult(_) => "EmptyResult",
+            AnyResult::GetPromptResult(_) => "GetPromptResult",
+            AnyResult::GetTaskPayloadResult(_) => "GetTaskPayloadResult",
+            AnyResult::GetTaskResult(_) => "GetTaskResult",
+            AnyResult::InitializeResult(_) => "InitializeResult",
+            AnyResult::ListPromptsResult(_) => "ListPromptsResult",
+            AnyResult::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            AnyResult::ListResourcesResult(_) => "ListResourcesResult",
+            AnyResult::ListRootsResult(_) => "ListRootsResult",
+            AnyResult::ListTasksResult(_) => "ListTasksResult",
+            AnyResult::ListToolsResult(_) => "ListToolsResult",
+            AnyResult::ReadResourceResult(_) => "ReadResourceResult",
+        }
+    }
+}
+impl ::serde::Serialize for AnyResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        match self {
+            AnyResult::CallToolResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::CancelTaskResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::CompleteResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::CreateMessageResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ElicitResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::EmptyResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::GetPromptResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::GetTaskPayloadResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::GetTaskResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::InitializeResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListPromptsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListResourceTemplatesResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListResourcesResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListRootsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListTasksResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListToolsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ReadResourceResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+        }
+    }
+}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).
@@ -10472,6 +10667,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CompleteRequestParams"),
         result: ::std::option::Option::Some("CompleteResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CompleteResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "elicitation/create",
@@ -10480,6 +10678,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ElicitRequestParams"),
         result: ::std::option::Option::Some("ElicitResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ElicitResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "initialize",
@@ -10488,6 +10689,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("InitializeRequestParams"),
         result: ::std::option::Option::Some("InitializeResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("InitializeResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "logging/setLevel",
@@ -10496,6 +10700,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("SetLevelRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/cancelled",
@@ -10504,6 +10711,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CancelledNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/elicitation/complete",
@@ -10512,6 +10722,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ElicitationCompleteNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/initialized",
@@ -10520,6 +10733,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/message",
@@ -10528,6 +10744,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/progress",
@@ -10536,6 +10755,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ProgressNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/prompts/list_changed",
@@ -10544,6 +10766,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/resources/list_changed",
@@ -10552,6 +10777,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/resources/updated",
@@ -10560,6 +10788,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/roots/list_changed",
@@ -10568,6 +10799,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/tasks/status",
@@ -10576,6 +10810,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("TaskStatusNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/tools/list_changed",
@@ -10584,6 +10821,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "ping",
@@ -10592,6 +10832,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "prompts/get",
@@ -10600,6 +10843,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("GetPromptRequestParams"),
         result: ::std::option::Option::Some("GetPromptResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("GetPromptResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "prompts/list",
@@ -10608,6 +10854,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListPromptsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListPromptsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/list",
@@ -10616,6 +10865,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourcesResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListResourcesResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/read",
@@ -10624,6 +10876,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ReadResourceRequestParams"),
         result: ::std::option::Option::Some("ReadResourceResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ReadResourceResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/subscribe",
@@ -10632,6 +10887,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("SubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/templates/list",
@@ -10640,6 +10898,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourceTemplatesResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListResourceTemplatesResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "resources/unsubscribe",
@@ -10648,6 +10909,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("UnsubscribeRequestParams"),
         result: ::std::option::Option::Some("EmptyResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("EmptyResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "roots/list",
@@ -10656,6 +10920,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("ListRootsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListRootsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "sampling/createMessage",
@@ -10664,6 +10931,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CreateMessageRequestParams"),
         result: ::std::option::Option::Some("CreateMessageResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CreateMessageResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tasks/cancel",
@@ -10672,6 +10942,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CancelTaskRequestParams"),
         result: ::std::option::Option::Some("CancelTaskResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CancelTaskResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tasks/get",
@@ -10680,6 +10953,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("GetTaskRequestParams"),
         result: ::std::option::Option::Some("GetTaskResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("GetTaskResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tasks/list",
@@ -10688,6 +10964,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListTasksResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListTasksResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tasks/result",
@@ -10696,6 +10975,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("GetTaskPayloadRequestParams"),
         result: ::std::option::Option::Some("GetTaskPayloadResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("GetTaskPayloadResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tools/call",
@@ -10704,6 +10986,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CallToolRequestParams"),
         result: ::std::option::Option::Some("CallToolResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CallToolResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tools/list",
@@ -10712,6 +10997,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListToolsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListToolsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
 ];
 /// Every type of this revision by its schema name (inline types by their

@@ -12699,6 +12699,158 @@ crate::rt::object! {
     }
 }
 
+/// The complete result of any request of this revision, as the type its
+/// method completes with (`METHODS`' `complete`: `CallToolResult` for
+/// `tools/call`): results read by method with [`AnyResult::read`], written
+/// as the type held, and converted by method to an adjacent revision's
+/// `AnyResult` (`TryFrom`, where both revisions' features are on).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyResult {
+    CallToolResult(CallToolResult),
+    CompleteResult(CompleteResult),
+    CreateMessageResult(CreateMessageResult),
+    DiscoverResult(DiscoverResult),
+    ElicitResult(ElicitResult),
+    GetPromptResult(GetPromptResult),
+    ListPromptsResult(ListPromptsResult),
+    ListResourceTemplatesResult(ListResourceTemplatesResult),
+    ListResourcesResult(ListResourcesResult),
+    ListRootsResult(ListRootsResult),
+    ListToolsResult(ListToolsResult),
+    ReadResourceResult(ReadResourceResult),
+    SubscriptionsListenResult(SubscriptionsListenResult),
+}
+impl AnyResult {
+    /// Reads `json` as the complete result of `method`; `None` when this
+    /// revision has no request `method`.
+    pub fn read(
+        method: &str,
+        json: &str,
+    ) -> ::std::option::Option<::std::result::Result<AnyResult, crate::ReadError>> {
+        ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::from_str::<CompleteResult>(json)
+                        .map(AnyResult::CompleteResult)
+                }
+                "elicitation/create" => {
+                    crate::from_str::<ElicitResult>(json).map(AnyResult::ElicitResult)
+                }
+                "prompts/get" => {
+                    crate::from_str::<GetPromptResult>(json)
+                        .map(AnyResult::GetPromptResult)
+                }
+                "prompts/list" => {
+                    crate::from_str::<ListPromptsResult>(json)
+                        .map(AnyResult::ListPromptsResult)
+                }
+                "resources/list" => {
+                    crate::from_str::<ListResourcesResult>(json)
+                        .map(AnyResult::ListResourcesResult)
+                }
+                "resources/read" => {
+                    crate::from_str::<ReadResourceResult>(json)
+                        .map(AnyResult::ReadResourceResult)
+                }
+                "resources/templates/list" => {
+                    crate::from_str::<ListResourceTemplatesResult>(json)
+                        .map(AnyResult::ListResourceTemplatesResult)
+                }
+                "roots/list" => {
+                    crate::from_str::<ListRootsResult>(json)
+                        .map(AnyResult::ListRootsResult)
+                }
+                "sampling/createMessage" => {
+                    crate::from_str::<CreateMessageResult>(json)
+                        .map(AnyResult::CreateMessageResult)
+                }
+                "server/discover" => {
+                    crate::from_str::<DiscoverResult>(json)
+                        .map(AnyResult::DiscoverResult)
+                }
+                "subscriptions/listen" => {
+                    crate::from_str::<SubscriptionsListenResult>(json)
+                        .map(AnyResult::SubscriptionsListenResult)
+                }
+                "tools/call" => {
+                    crate::from_str::<CallToolResult>(json)
+                        .map(AnyResult::CallToolResult)
+                }
+                "tools/list" => {
+                    crate::from_str::<ListToolsResult>(json)
+                        .map(AnyResult::ListToolsResult)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        )
+    }
+    /// The schema name of the type held.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AnyResult::CallToolResult(_) => "CallToolResult",
+            AnyResult::CompleteResult(_) => "CompleteResult",
+            AnyResult::CreateMessageResult(_) => "CreateMessageResult",
+            AnyResult::DiscoverResult(_) => "DiscoverResult",
+            AnyResult::ElicitResult(_) => "ElicitResult",
+            AnyResult::GetPromptResult(_) => "GetPromptResult",
+            AnyResult::ListPromptsResult(_) => "ListPromptsResult",
+            AnyResult::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
+            AnyResult::ListResourcesResult(_) => "ListResourcesResult",
+            AnyResult::ListRootsResult(_) => "ListRootsResult",
+            AnyResult::ListToolsResult(_) => "ListToolsResult",
+            AnyResult::ReadResourceResult(_) => "ReadResourceResult",
+            AnyResult::SubscriptionsListenResult(_) => "SubscriptionsListenResult",
+        }
+    }
+}
+impl ::serde::Serialize for AnyResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        match self {
+            AnyResult::CallToolResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::CompleteResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::CreateMessageResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::DiscoverResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ElicitResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::GetPromptResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListPromptsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListResourceTemplatesResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListResourcesResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListRootsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ListToolsResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::ReadResourceResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+            AnyResult::SubscriptionsListenResult(value) => {
+                ::serde::Serialize::serialize(value, serializer)
+            }
+        }
+    }
+}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).
@@ -12710,6 +12862,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CompleteRequestParams"),
         result: ::std::option::Option::Some("CompleteResult"),
         response: ::std::option::Option::Some("CompleteResultResponse"),
+        complete: ::std::option::Option::Some("CompleteResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "elicitation/create",
@@ -12718,6 +12873,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ElicitRequestParams"),
         result: ::std::option::Option::Some("ElicitResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ElicitResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/cancelled",
@@ -12726,6 +12884,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CancelledNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/message",
@@ -12734,6 +12895,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("LoggingMessageNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/progress",
@@ -12742,6 +12906,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ProgressNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/prompts/list_changed",
@@ -12750,6 +12917,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/resources/list_changed",
@@ -12758,6 +12928,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/resources/updated",
@@ -12766,6 +12939,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ResourceUpdatedNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/subscriptions/acknowledged",
@@ -12776,6 +12952,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         ),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "notifications/tools/list_changed",
@@ -12784,6 +12963,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("NotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "prompts/get",
@@ -12792,6 +12974,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("GetPromptRequestParams"),
         result: ::std::option::Option::Some("GetPromptResultResponseResult"),
         response: ::std::option::Option::Some("GetPromptResultResponse"),
+        complete: ::std::option::Option::Some("GetPromptResult"),
+        may_ask_for_input: true,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "prompts/list",
@@ -12800,6 +12985,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListPromptsResult"),
         response: ::std::option::Option::Some("ListPromptsResultResponse"),
+        complete: ::std::option::Option::Some("ListPromptsResult"),
+        may_ask_for_input: false,
+        cacheable: true,
     },
     crate::MethodInfo {
         method: "resources/list",
@@ -12808,6 +12996,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourcesResult"),
         response: ::std::option::Option::Some("ListResourcesResultResponse"),
+        complete: ::std::option::Option::Some("ListResourcesResult"),
+        may_ask_for_input: false,
+        cacheable: true,
     },
     crate::MethodInfo {
         method: "resources/read",
@@ -12816,6 +13007,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ReadResourceRequestParams"),
         result: ::std::option::Option::Some("ReadResourceResultResponseResult"),
         response: ::std::option::Option::Some("ReadResourceResultResponse"),
+        complete: ::std::option::Option::Some("ReadResourceResult"),
+        may_ask_for_input: true,
+        cacheable: true,
     },
     crate::MethodInfo {
         method: "resources/templates/list",
@@ -12824,6 +13018,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListResourceTemplatesResult"),
         response: ::std::option::Option::Some("ListResourceTemplatesResultResponse"),
+        complete: ::std::option::Option::Some("ListResourceTemplatesResult"),
+        may_ask_for_input: false,
+        cacheable: true,
     },
     crate::MethodInfo {
         method: "roots/list",
@@ -12832,6 +13029,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("ListRootsRequestParams"),
         result: ::std::option::Option::Some("ListRootsResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("ListRootsResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "sampling/createMessage",
@@ -12840,6 +13040,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CreateMessageRequestParams"),
         result: ::std::option::Option::Some("CreateMessageResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CreateMessageResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "server/discover",
@@ -12848,6 +13051,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("RequestParams"),
         result: ::std::option::Option::Some("DiscoverResult"),
         response: ::std::option::Option::Some("DiscoverResultResponse"),
+        complete: ::std::option::Option::Some("DiscoverResult"),
+        may_ask_for_input: false,
+        cacheable: true,
     },
     crate::MethodInfo {
         method: "subscriptions/listen",
@@ -12856,6 +13062,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("SubscriptionsListenRequestParams"),
         result: ::std::option::Option::Some("SubscriptionsListenResult"),
         response: ::std::option::Option::Some("SubscriptionsListenResultResponse"),
+        complete: ::std::option::Option::Some("SubscriptionsListenResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tools/call",
@@ -12864,6 +13073,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CallToolRequestParams"),
         result: ::std::option::Option::Some("CallToolResultResponseResult"),
         response: ::std::option::Option::Some("CallToolResultResponse"),
+        complete: ::std::option::Option::Some("CallToolResult"),
+        may_ask_for_input: true,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tools/list",
@@ -12872,6 +13084,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("PaginatedRequestParams"),
         result: ::std::option::Option::Some("ListToolsResult"),
         response: ::std::option::Option::Some("ListToolsResultResponse"),
+        complete: ::std::option::Option::Some("ListToolsResult"),
+        may_ask_for_input: false,
+        cacheable: true,
     },
 ];
 /// Every type of this revision by its schema name (inline types by their

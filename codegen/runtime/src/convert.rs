@@ -21,7 +21,15 @@ pub struct ConvertError {
     type_name: &'static str,
     from: &'static str,
     to: &'static str,
-    error: ReadError,
+    why: Why,
+}
+
+#[derive(Debug)]
+enum Why {
+    /// The other revision's type does not read the value.
+    Unread(ReadError),
+    /// The other revision has no such type (a result of a method it lacks).
+    Absent,
 }
 
 impl ConvertError {
@@ -36,19 +44,49 @@ impl ConvertError {
     }
 
     /// The JSON path, within the value, of what did not fit (`.` for the value
-    /// itself: a union none of whose members takes it).
+    /// itself: a union none of whose members takes it, or a type the other
+    /// revision does not have).
     pub fn path(&self) -> &str {
-        self.error.path()
+        match &self.why {
+            Why::Unread(error) => error.path(),
+            Why::Absent => ".",
+        }
     }
 
     /// Why, as the target type's reader says it, without the position in a text
     /// nobody wrote.
     pub fn reason(&self) -> String {
-        let inner = self.error.inner();
+        let Why::Unread(error) = &self.why else { return format!("{} has no such type", self.to) };
+        let inner = error.inner();
         let text = inner.to_string();
         let at = format!(" at line {} column {}", inner.line(), inner.column());
         text.strip_suffix(&at).map(str::to_string).unwrap_or(text)
     }
+
+    /// A value of a type that revision `to` does not have: `AnyResult`'s
+    /// conversions give it for a result of a method `to` lacks.
+    pub fn absent(type_name: &'static str, from: &'static str, to: &'static str) -> ConvertError {
+        ConvertError { type_name, from, to, why: Why::Absent }
+    }
+}
+
+/// A conversion that cannot fail (a `From`, or a type two revisions share)
+/// has no error to give.
+impl From<std::convert::Infallible> for ConvertError {
+    fn from(never: std::convert::Infallible) -> ConvertError {
+        match never {}
+    }
+}
+
+/// One step of a conversion by method (`AnyResult`'s): `B` from `A` through
+/// whichever of `From` and `TryFrom` the generated crate has for them.
+#[doc(hidden)]
+pub fn convert_step<A, B>(value: A) -> Result<B, ConvertError>
+where
+    B: TryFrom<A>,
+    ConvertError: From<B::Error>,
+{
+    B::try_from(value).map_err(ConvertError::from)
 }
 
 impl fmt::Display for ConvertError {
@@ -63,7 +101,10 @@ impl fmt::Display for ConvertError {
 
 impl std::error::Error for ConvertError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
+        match &self.why {
+            Why::Unread(error) => Some(error),
+            Why::Absent => None,
+        }
     }
 }
 
@@ -74,7 +115,7 @@ pub fn convert<A: Serialize, B: DeserializeOwned>(
     from: &'static str,
     to: &'static str,
 ) -> Result<B, ConvertError> {
-    reread(value).map_err(|error| ConvertError { type_name, from, to, error })
+    reread(value).map_err(|error| ConvertError { type_name, from, to, why: Why::Unread(error) })
 }
 
 /// [`convert`] where the generator judged that every value fits (a `From`).

@@ -95,7 +95,7 @@ mod text;
 mod union;
 
 pub use choose::*;
-pub use convert::{Conversion, ConvertError, convert, convert_lossless, convert_text};
+pub use convert::{Conversion, ConvertError, convert, convert_lossless, convert_step, convert_text};
 pub use de::{Key, number_or_skip, raw_of, skip_seq};
 pub use enums::UnknownValue;
 pub use extra::{Extra, ExtraIter, Member};

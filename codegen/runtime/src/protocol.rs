@@ -80,4 +80,15 @@ pub struct MethodInfo {
     pub result: Option<&'static str>,
     /// For requests, where declared: the response envelope type.
     pub response: Option<&'static str>,
+    /// For requests: the result that completes it (`CallToolResult`, where
+    /// `result` is `CallToolResult | InputRequiredResult`); the type the
+    /// module's `AnyResult` reads for this method.
+    pub complete: Option<&'static str>,
+    /// For requests: the server may answer with something other than the
+    /// complete result (2026-07-28: an `InputRequiredResult`, which the client
+    /// answers by sending the request again).
+    pub may_ask_for_input: bool,
+    /// For requests: the complete result carries cache hints (`ttlMs` and
+    /// `cacheScope`, required).
+    pub cacheable: bool,
 }

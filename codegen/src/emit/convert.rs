@@ -219,5 +219,60 @@ fn pair_file(p: &Pair<'_>) -> String {
         let _ = writeln!(s, "    ];");
     }
     s.push_str("}\n");
+    any_result_conversions(p, &mut s);
     s
+}
+
+/// `TryFrom` between the two revisions' `AnyResult`s, each way: a result held
+/// as a type both revisions have (the same name, once aliases are seen
+/// through) converts as that type does; any other is a `ConvertError` saying
+/// the other revision has no such type (a result of a method it lacks).
+fn any_result_conversions(p: &Pair<'_>, s: &mut String) {
+    let (old, new) = (
+        super::complete_results(&crate::protocol::methods(p.old)),
+        super::complete_results(&crate::protocol::methods(p.new)),
+    );
+    if old.is_empty() || new.is_empty() {
+        return;
+    }
+    for (from, to, names, others) in [(p.old, p.new, &old, &new), (p.new, p.old, &new, &old)] {
+        let _ = writeln!(
+            s,
+            "\nimpl ::std::convert::TryFrom<crate::{}::AnyResult> for crate::{}::AnyResult {{",
+            from.module, to.module
+        );
+        let _ = writeln!(s, "    type Error = crate::ConvertError;");
+        let _ = writeln!(
+            s,
+            "    fn try_from(value: crate::{}::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {{",
+            from.module
+        );
+        let _ = writeln!(s, "        use crate::{}::AnyResult as Before;", from.module);
+        let _ = writeln!(s, "        use crate::{}::AnyResult as After;", to.module);
+        let _ = writeln!(s, "        ::std::result::Result::Ok(match value {{");
+        for name in names {
+            let v = ident(name);
+            if others.contains(name) && converts(from, to, name) {
+                let _ = writeln!(s, "            Before::{v}(value) => After::{v}(crate::rt::convert_step(value)?),");
+            } else {
+                let _ = writeln!(
+                    s,
+                    "            Before::{v}(_) => return ::std::result::Result::Err(crate::ConvertError::absent({name:?}, {:?}, {:?})),",
+                    from.name, to.name
+                );
+            }
+        }
+        let _ = writeln!(s, "        }})\n    }}\n}}");
+    }
+}
+
+/// Both revisions' `name` are the same type by name once aliases are seen
+/// through, and a type of its own in each: one the pair converts, or one they
+/// share (one Rust type).
+fn converts(a: &Revision, b: &Revision, name: &str) -> bool {
+    let named = Type::Named(name.to_string());
+    match (a.canonical(&named), b.canonical(&named)) {
+        (Type::Named(x), Type::Named(y)) => x == y && is_type(a, x) && is_type(b, y),
+        _ => false,
+    }
 }

@@ -298,6 +298,69 @@ fn method_impl(rev: &Revision, cx: &Cx<'_>, m: &crate::protocol::Method) -> Stri
     out
 }
 
+/// The types that complete the revision's requests, each once, by name:
+/// `AnyResult`'s members.
+pub(crate) fn complete_results(methods: &[crate::protocol::Method]) -> Vec<String> {
+    let mut names: Vec<String> = methods.iter().filter_map(|m| m.complete.clone()).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// `AnyResult`: the complete result of any request of the revision, read by
+/// method (the dispatch a proxy or a tool needs to handle results it did not
+/// ask for itself), and written as the type it holds.
+fn any_result(methods: &[crate::protocol::Method]) -> TokenStream {
+    let names = complete_results(methods);
+    if names.is_empty() {
+        return TokenStream::new();
+    }
+    let variants: Vec<_> = names.iter().map(|n| ident(n)).collect();
+    let arms = methods.iter().filter_map(|m| {
+        let v = ident(m.complete.as_ref()?);
+        let method = &m.name;
+        Some(quote! { #method => crate::from_str::<#v>(json).map(AnyResult::#v), })
+    });
+    let names_of = names.iter().zip(&variants).map(|(n, v)| quote! { AnyResult::#v(_) => #n, });
+    quote! {
+        /// The complete result of any request of this revision, as the type its
+        /// method completes with (`METHODS`' `complete`: `CallToolResult` for
+        /// `tools/call`): results read by method with [`AnyResult::read`], written
+        /// as the type held, and converted by method to an adjacent revision's
+        /// `AnyResult` (`TryFrom`, where both revisions' features are on).
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum AnyResult {
+            #( #variants(#variants), )*
+        }
+
+        impl AnyResult {
+            /// Reads `json` as the complete result of `method`; `None` when this
+            /// revision has no request `method`.
+            pub fn read(method: &str, json: &str) -> ::std::option::Option<::std::result::Result<AnyResult, crate::ReadError>> {
+                ::std::option::Option::Some(match method {
+                    #(#arms)*
+                    _ => return ::std::option::Option::None,
+                })
+            }
+
+            /// The schema name of the type held.
+            pub fn type_name(&self) -> &'static str {
+                match self {
+                    #(#names_of)*
+                }
+            }
+        }
+
+        impl ::serde::Serialize for AnyResult {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                match self {
+                    #( AnyResult::#variants(value) => ::serde::Serialize::serialize(value, serializer), )*
+                }
+            }
+        }
+    }
+}
+
 /// A revision's items and the tail of its module, as tokens (`format_items`
 /// formats them).
 pub struct RevisionModule {
@@ -405,12 +468,19 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
             None => quote!(::std::option::Option::None),
         };
         let params = opt(m.params.as_ref().map(|t| t.describe()));
-        let (result, response) = (opt(m.result.clone()), opt(m.response.clone()));
+        let (result, response, complete) = (opt(m.result.clone()), opt(m.response.clone()), opt(m.complete.clone()));
+        let (may_ask_for_input, cacheable) = (m.may_ask_for_input, m.cacheable);
         quote! {
-            crate::MethodInfo { method: #method, kind: #kind, message: #message, params: #params, result: #result, response: #response },
+            crate::MethodInfo {
+                method: #method, kind: #kind, message: #message, params: #params, result: #result, response: #response,
+                complete: #complete, may_ask_for_input: #may_ask_for_input, cacheable: #cacheable,
+            },
         }
     });
+    let any_result = if rev.core.is_none() { any_result(&methods) } else { TokenStream::new() };
     let tail = quote! {
+        #any_result
+
         /// Every request, input request and notification of this revision by wire
         /// method name, with its params and result types (the `Request`,
         /// `InputRequest` and `Notification` impls, as data).

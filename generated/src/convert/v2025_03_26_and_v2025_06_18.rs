@@ -220,3 +220,48 @@ crate::rt::conversions! {
         ServerResult,
     ];
 }
+
+impl ::std::convert::TryFrom<crate::v2025_03_26::AnyResult> for crate::v2025_06_18::AnyResult {
+    type Error = crate::ConvertError;
+    fn try_from(value: crate::v2025_03_26::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
+        use crate::v2025_03_26::AnyResult as Before;
+        use crate::v2025_06_18::AnyResult as After;
+        ::std::result::Result::Ok(match value {
+            Before::CallToolResult(value) => After::CallToolResult(crate::rt::convert_step(value)?),
+            Before::CompleteResult(value) => After::CompleteResult(crate::rt::convert_step(value)?),
+            Before::CreateMessageResult(value) => After::CreateMessageResult(crate::rt::convert_step(value)?),
+            Before::EmptyResult(value) => After::EmptyResult(crate::rt::convert_step(value)?),
+            Before::GetPromptResult(value) => After::GetPromptResult(crate::rt::convert_step(value)?),
+            Before::InitializeResult(value) => After::InitializeResult(crate::rt::convert_step(value)?),
+            Before::ListPromptsResult(value) => After::ListPromptsResult(crate::rt::convert_step(value)?),
+            Before::ListResourceTemplatesResult(value) => After::ListResourceTemplatesResult(crate::rt::convert_step(value)?),
+            Before::ListResourcesResult(value) => After::ListResourcesResult(crate::rt::convert_step(value)?),
+            Before::ListRootsResult(value) => After::ListRootsResult(crate::rt::convert_step(value)?),
+            Before::ListToolsResult(value) => After::ListToolsResult(crate::rt::convert_step(value)?),
+            Before::ReadResourceResult(value) => After::ReadResourceResult(crate::rt::convert_step(value)?),
+        })
+    }
+}
+
+impl ::std::convert::TryFrom<crate::v2025_06_18::AnyResult> for crate::v2025_03_26::AnyResult {
+    type Error = crate::ConvertError;
+    fn try_from(value: crate::v2025_06_18::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
+        use crate::v2025_06_18::AnyResult as Before;
+        use crate::v2025_03_26::AnyResult as After;
+        ::std::result::Result::Ok(match value {
+            Before::CallToolResult(value) => After::CallToolResult(crate::rt::convert_step(value)?),
+            Before::CompleteResult(value) => After::CompleteResult(crate::rt::convert_step(value)?),
+            Before::CreateMessageResult(value) => After::CreateMessageResult(crate::rt::convert_step(value)?),
+            Before::ElicitResult(_) => return ::std::result::Result::Err(crate::ConvertError::absent("ElicitResult", "2025-06-18", "2025-03-26")),
+            Before::EmptyResult(value) => After::EmptyResult(crate::rt::convert_step(value)?),
+            Before::GetPromptResult(value) => After::GetPromptResult(crate::rt::convert_step(value)?),
+            Before::InitializeResult(value) => After::InitializeResult(crate::rt::convert_step(value)?),
+            Before::ListPromptsResult(value) => After::ListPromptsResult(crate::rt::convert_step(value)?),
+            Before::ListResourceTemplatesResult(value) => After::ListResourceTemplatesResult(crate::rt::convert_step(value)?),
+            Before::ListResourcesResult(value) => After::ListResourcesResult(crate::rt::convert_step(value)?),
+            Before::ListRootsResult(value) => After::ListRootsResult(crate::rt::convert_step(value)?),
+            Before::ListToolsResult(value) => After::ListToolsResult(crate::rt::convert_step(value)?),
+            Before::ReadResourceResult(value) => After::ReadResourceResult(crate::rt::convert_step(value)?),
+        })
+    }
+}

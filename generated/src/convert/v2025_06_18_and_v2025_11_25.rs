@@ -254,3 +254,53 @@ crate::rt::conversions! {
         ServerResult,
     ];
 }
+
+impl ::std::convert::TryFrom<crate::v2025_06_18::AnyResult> for crate::v2025_11_25::AnyResult {
+    type Error = crate::ConvertError;
+    fn try_from(value: crate::v2025_06_18::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
+        use crate::v2025_06_18::AnyResult as Before;
+        use crate::v2025_11_25::AnyResult as After;
+        ::std::result::Result::Ok(match value {
+            Before::CallToolResult(value) => After::CallToolResult(crate::rt::convert_step(value)?),
+            Before::CompleteResult(value) => After::CompleteResult(crate::rt::convert_step(value)?),
+            Before::CreateMessageResult(value) => After::CreateMessageResult(crate::rt::convert_step(value)?),
+            Before::ElicitResult(value) => After::ElicitResult(crate::rt::convert_step(value)?),
+            Before::EmptyResult(value) => After::EmptyResult(crate::rt::convert_step(value)?),
+            Before::GetPromptResult(value) => After::GetPromptResult(crate::rt::convert_step(value)?),
+            Before::InitializeResult(value) => After::InitializeResult(crate::rt::convert_step(value)?),
+            Before::ListPromptsResult(value) => After::ListPromptsResult(crate::rt::convert_step(value)?),
+            Before::ListResourceTemplatesResult(value) => After::ListResourceTemplatesResult(crate::rt::convert_step(value)?),
+            Before::ListResourcesResult(value) => After::ListResourcesResult(crate::rt::convert_step(value)?),
+            Before::ListRootsResult(value) => After::ListRootsResult(crate::rt::convert_step(value)?),
+            Before::ListToolsResult(value) => After::ListToolsResult(crate::rt::convert_step(value)?),
+            Before::ReadResourceResult(value) => After::ReadResourceResult(crate::rt::convert_step(value)?),
+        })
+    }
+}
+
+impl ::std::convert::TryFrom<crate::v2025_11_25::AnyResult> for crate::v2025_06_18::AnyResult {
+    type Error = crate::ConvertError;
+    fn try_from(value: crate::v2025_11_25::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
+        use crate::v2025_11_25::AnyResult as Before;
+        use crate::v2025_06_18::AnyResult as After;
+        ::std::result::Result::Ok(match value {
+            Before::CallToolResult(value) => After::CallToolResult(crate::rt::convert_step(value)?),
+            Before::CancelTaskResult(_) => return ::std::result::Result::Err(crate::ConvertError::absent("CancelTaskResult", "2025-11-25", "2025-06-18")),
+            Before::CompleteResult(value) => After::CompleteResult(crate::rt::convert_step(value)?),
+            Before::CreateMessageResult(value) => After::CreateMessageResult(crate::rt::convert_step(value)?),
+            Before::ElicitResult(value) => After::ElicitResult(crate::rt::convert_step(value)?),
+            Before::EmptyResult(value) => After::EmptyResult(crate::rt::convert_step(value)?),
+            Before::GetPromptResult(value) => After::GetPromptResult(crate::rt::convert_step(value)?),
+            Before::GetTaskPayloadResult(_) => return ::std::result::Result::Err(crate::ConvertError::absent("GetTaskPayloadResult", "2025-11-25", "2025-06-18")),
+            Before::GetTaskResult(_) => return ::std::result::Result::Err(crate::ConvertError::absent("GetTaskResult", "2025-11-25", "2025-06-18")),
+            Before::InitializeResult(value) => After::InitializeResult(crate::rt::convert_step(value)?),
+            Before::ListPromptsResult(value) => After::ListPromptsResult(crate::rt::convert_step(value)?),
+            Before::ListResourceTemplatesResult(value) => After::ListResourceTemplatesResult(crate::rt::convert_step(value)?),
+            Before::ListResourcesResult(value) => After::ListResourcesResult(crate::rt::convert_step(value)?),
+            Before::ListRootsResult(value) => After::ListRootsResult(crate::rt::convert_step(value)?),
+            Before::ListTasksResult(_) => return ::std::result::Result::Err(crate::ConvertError::absent("ListTasksResult", "2025-11-25", "2025-06-18")),
+            Before::ListToolsResult(value) => After::ListToolsResult(crate::rt::convert_step(value)?),
+            Before::ReadResourceResult(value) => After::ReadResourceResult(crate::rt::convert_step(value)?),
+        })
+    }
+}

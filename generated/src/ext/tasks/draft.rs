@@ -3288,6 +3288,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("TaskStatusNotificationParams"),
         result: ::std::option::Option::None,
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::None,
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tasks/cancel",
@@ -3296,6 +3299,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("CancelTaskRequestParams"),
         result: ::std::option::Option::Some("CancelTaskResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("CancelTaskResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tasks/get",
@@ -3304,6 +3310,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("GetTaskRequestParams"),
         result: ::std::option::Option::Some("GetTaskResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("GetTaskResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
     crate::MethodInfo {
         method: "tasks/update",
@@ -3312,6 +3321,9 @@ pub const METHODS: &[crate::MethodInfo] = &[
         params: ::std::option::Option::Some("UpdateTaskRequestParams"),
         result: ::std::option::Option::Some("UpdateTaskResult"),
         response: ::std::option::Option::None,
+        complete: ::std::option::Option::Some("UpdateTaskResult"),
+        may_ask_for_input: false,
+        cacheable: false,
     },
 ];
 /// Every type of this revision by its schema name (inline types by their
