@@ -126,7 +126,6 @@ pub(crate) mod method {
     pub const SET_LEVEL: &str = <legacy::SetLevelRequest as Request>::METHOD;
     pub const SUBSCRIBE: &str = <legacy::SubscribeRequest as Request>::METHOD;
     pub const DISCOVER: &str = <modern::DiscoverRequest as Request>::METHOD;
-    pub const LISTEN: &str = <modern::SubscriptionsListenRequest as Request>::METHOD;
     pub const ELICIT: &str = <legacy::ElicitRequest as Request>::METHOD;
     pub const SAMPLE: &str = <legacy::CreateMessageRequest as Request>::METHOD;
     pub const ROOTS: &str = <legacy::ListRootsRequest as Request>::METHOD;
@@ -438,6 +437,24 @@ pub(crate) fn meta_mut(message: &mut Value) -> &mut Map<String, Value> {
         *meta = json!({});
     }
     meta.as_object_mut().expect("made an object above")
+}
+
+/// A response or request built as its generated type, given the id it
+/// answers or carries as that peer had it (whatever JSON value it was).
+pub(crate) fn with_id(mut message: Value, id: Value) -> Value {
+    if let Some(o) = message.as_object_mut() {
+        o.insert("id".into(), id);
+    }
+    message
+}
+
+/// Puts every member of `meta` (a generated `_meta` type, written) into a
+/// message's `params._meta`, keeping what else it has.
+pub(crate) fn merge_meta(message: &mut Value, meta: &Value) {
+    let into = meta_mut(message);
+    for (k, v) in meta.as_object().into_iter().flatten() {
+        into.insert(k.clone(), v.clone());
+    }
 }
 
 /// The reserved keys 2026-07-28 puts in `_meta`: the members its `_meta`

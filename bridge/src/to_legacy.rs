@@ -138,14 +138,10 @@ impl ToLegacy {
         }
         // The handshake, with what the first message says of the client.
         let meta = self.queued[0].pointer("/params/_meta").cloned().unwrap_or(Value::Null);
-        let capabilities = meta
-            .get("io.modelcontextprotocol/clientCapabilities")
-            .and_then(|c| crate::read_as::<modern::ClientCapabilities>(c).ok())
-            .unwrap_or_default();
-        let info = meta
-            .get("io.modelcontextprotocol/clientInfo")
-            .and_then(|c| crate::read_as::<modern::Implementation>(c).ok())
-            .unwrap_or_else(crate::bridge_info);
+        let meta = crate::read_as::<modern::RequestMetaObject>(&meta).ok();
+        let capabilities =
+            meta.as_ref().map(|m| m.io_modelcontextprotocol_client_capabilities.clone()).unwrap_or_default();
+        let info = meta.and_then(|m| m.io_modelcontextprotocol_client_info).unwrap_or_else(crate::bridge_info);
         let params = legacy::InitializeRequestParams::new(
             LEGACY_VERSION,
             legacy::ClientCapabilities::from(capabilities),
@@ -181,7 +177,7 @@ impl ToLegacy {
                 format!("Unsupported protocol version: {requested}"),
                 data,
             );
-            return vec![Out::client(with_id(
+            return vec![Out::client(crate::with_id(
                 to_value(&modern::UnsupportedProtocolVersionError::new(None, error)),
                 id,
             ))];
@@ -623,7 +619,7 @@ impl ToLegacy {
         let data = modern::MissingRequiredClientCapabilityErrorErrorData::new(required);
         let error = modern::MissingRequiredClientCapabilityErrorError::new(why, data);
         let error = modern::MissingRequiredClientCapabilityError::new(None, error);
-        out.push(Out::client(with_id(to_value(&error), call.answer_to)));
+        out.push(Out::client(crate::with_id(to_value(&error), call.answer_to)));
         out
     }
 
@@ -681,8 +677,10 @@ impl ToLegacy {
             .filter(|(_, f)| wanted(f))
             .map(|(id, _)| {
                 let mut n = n.clone();
-                let meta = crate::meta_mut(&mut n);
-                meta.insert("io.modelcontextprotocol/subscriptionId".into(), id.clone());
+                let stream: modern::RequestId =
+                    serde_json::from_value(id.clone()).unwrap_or_else(|_| id.to_string().into());
+                let meta = modern::NotificationMetaObject::new().with_io_modelcontextprotocol_subscription_id(stream);
+                crate::merge_meta(&mut n, &to_value(&meta));
                 Out::client(n)
             })
             .collect()
@@ -741,13 +739,4 @@ fn declares(declared: &Value, required: &Value) -> bool {
 /// The client capabilities a modern request declares in its `_meta`.
 fn declared_capabilities(msg: &Value) -> Value {
     msg.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities").cloned().unwrap_or(Value::Null)
-}
-
-/// A response built as its generated type, given the id of the request it
-/// answers as that request had it (whatever JSON value it was).
-fn with_id(mut response: Value, id: Value) -> Value {
-    if let Some(o) = response.as_object_mut() {
-        o.insert("id".into(), id);
-    }
-    response
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::older::{Sent, reads};
 use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
-    legacy, may_ask_for_input, meta_mut, method, modern, result_response, to_value,
+    legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
 use crate::{Way, cross_result};
 use mcp_spec_types::negotiate::{Offer, negotiate};
@@ -174,15 +174,20 @@ impl ToModern {
         }
     }
 
-    /// The client's `_meta` for the bridge's own requests.
-    fn client_meta(&self) -> Map<String, Value> {
-        let mut meta = Map::new();
-        meta.insert("io.modelcontextprotocol/protocolVersion".into(), json!(MODERN_VERSION));
-        if let Some((capabilities, info)) = &self.client {
-            meta.insert("io.modelcontextprotocol/clientCapabilities".into(), to_value(capabilities));
-            if let Some(info) = info {
-                meta.insert("io.modelcontextprotocol/clientInfo".into(), to_value(info));
-            }
+    /// The `_meta` 2026-07-28 requires of every request, built as its type:
+    /// the version, the client's capabilities and info (none declared before
+    /// `initialize`), the level it set.
+    fn request_meta(&self) -> modern::RequestMetaObject {
+        let (capabilities, info) = match &self.client {
+            Some((capabilities, info)) => (capabilities.clone(), info.clone()),
+            None => (modern::ClientCapabilities::new(), None),
+        };
+        let mut meta = modern::RequestMetaObject::new(MODERN_VERSION, capabilities);
+        if let Some(info) = info {
+            meta = meta.with_io_modelcontextprotocol_client_info(info);
+        }
+        if let Some(level) = &self.log_level {
+            meta = meta.with_io_modelcontextprotocol_log_level(level.clone());
         }
         meta
     }
@@ -196,20 +201,20 @@ impl ToModern {
             out.push(Out::server(cancel(superseded, "superseded")));
         }
         let caps = &self.discovered.capabilities;
-        let mut filter = Map::new();
+        let mut filter = modern::SubscriptionFilter::new();
         if caps.tools.as_ref().and_then(|t| t.list_changed) == Some(true) {
-            filter.insert("toolsListChanged".into(), json!(true));
+            filter = filter.with_tools_list_changed(true);
         }
         if caps.prompts.as_ref().and_then(|t| t.list_changed) == Some(true) {
-            filter.insert("promptsListChanged".into(), json!(true));
+            filter = filter.with_prompts_list_changed(true);
         }
         if caps.resources.as_ref().and_then(|t| t.list_changed) == Some(true) {
-            filter.insert("resourcesListChanged".into(), json!(true));
+            filter = filter.with_resources_list_changed(true);
         }
         if !self.listening.wanted.is_empty() {
-            filter.insert("resourceSubscriptions".into(), json!(self.listening.wanted));
+            filter = filter.with_resource_subscriptions(self.listening.wanted.iter().cloned().collect());
         }
-        if filter.is_empty() {
+        if filter == modern::SubscriptionFilter::new() {
             if let Some(current) = self.listening.current.take() {
                 out.push(Out::server(cancel(current, "nothing to listen for")));
             }
@@ -220,8 +225,9 @@ impl ToModern {
         let id = json!(self.next_id());
         self.own.insert(key(&id));
         self.listening.opening = Some((id.clone(), self.listening.wanted.clone()));
-        let params = json!({"_meta": self.client_meta(), "notifications": filter});
-        out.push(Out::server(json!({"jsonrpc": "2.0", "id": id, "method": method::LISTEN, "params": params})));
+        let params = modern::SubscriptionsListenRequestParams::new(self.request_meta(), filter);
+        let listen = crate::with_id(to_value(&modern::SubscriptionsListenRequest::new(0, params)), id);
+        out.push(Out::server(listen));
         out
     }
 
@@ -273,19 +279,11 @@ impl ToModern {
 
     /// A request sent on with the `_meta` 2026-07-28 requires.
     fn forward(&mut self, mut msg: Value, method: &str, id: Value) -> Vec<Out> {
-        let Some((capabilities, info)) = &self.client else {
+        if self.client.is_none() {
             let why = format!("{method} before initialize");
             return vec![Out::client(error_response(id, modern::INVALID_REQUEST, why))];
-        };
-        let meta = meta_mut(&mut msg);
-        meta.insert("io.modelcontextprotocol/protocolVersion".into(), json!(MODERN_VERSION));
-        meta.insert("io.modelcontextprotocol/clientCapabilities".into(), to_value(capabilities));
-        if let Some(info) = info {
-            meta.insert("io.modelcontextprotocol/clientInfo".into(), to_value(info));
         }
-        if let Some(level) = &self.log_level {
-            meta.insert("io.modelcontextprotocol/logLevel".into(), to_value(level));
-        }
+        crate::merge_meta(&mut msg, &to_value(&self.request_meta()));
         let converted = crate::read_as::<legacy::ClientRequest>(&msg)
             .and_then(|r| modern::ClientRequest::try_from(r).map_err(|e| e.to_string()));
         match converted {
