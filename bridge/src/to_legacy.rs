@@ -21,11 +21,8 @@ const INIT_ID: &str = crate::own_id!("initialize");
 /// The bridge between a modern client and a legacy server (see the crate docs'
 /// mapping).
 pub struct ToLegacy {
-    /// Set once the handshake was sent; the server's answer, once it came, or
-    /// why it failed (every later request is answered with it).
-    handshake_sent: bool,
-    init: Option<legacy::InitializeResult>,
-    failed: Option<String>,
+    /// Where the `initialize` handshake the bridge does for the client stands.
+    handshake: Handshake,
     /// The version the server answered the handshake with (one the bridge
     /// speaks; an older one than [`LEGACY_VERSION`] has each message to the
     /// server checked as its type).
@@ -53,6 +50,27 @@ pub struct ToLegacy {
     notes: Vec<String>,
 }
 
+/// Where a call's progress goes: to the client's first request's token, or,
+/// once the client has retried, to the retry's (none: nowhere; the first
+/// request is over for the client).
+enum ProgressTo {
+    First,
+    Retry(Option<Value>),
+}
+
+/// The `initialize` handshake the bridge does for a modern client.
+enum Handshake {
+    /// The client has not spoken yet.
+    NotSent,
+    /// Sent with the client's first request; its messages wait in `queued`.
+    Sent,
+    /// Answered: the server's result, at the version it answered (`version`).
+    Done(Box<legacy::InitializeResult>),
+    /// Refused, or answered at a version the bridge does not speak: every
+    /// request is answered with why.
+    Failed(String),
+}
+
 struct Call {
     method: String,
     /// The request's id as the server knows it: the client's first.
@@ -67,7 +85,7 @@ struct Call {
     /// The progress token the server knows the call by, and, once the client
     /// has retried, the retry's (the client's first request is over for it).
     progress: Option<Value>,
-    progress_to: Option<Option<Value>>,
+    progress_to: ProgressTo,
     /// The client capabilities the client's latest request for the call
     /// declared (2026-07-28 declares them per request).
     capabilities: Value,
@@ -96,9 +114,7 @@ impl Default for ToLegacy {
 impl ToLegacy {
     pub fn new() -> ToLegacy {
         ToLegacy {
-            handshake_sent: false,
-            init: None,
-            failed: None,
+            handshake: Handshake::NotSent,
             version: LEGACY_VERSION,
             queued: Vec::new(),
             log_level: None,
@@ -123,17 +139,17 @@ impl ToLegacy {
     }
 
     pub fn from_client(&mut self, msg: Value) -> Vec<Out> {
-        if self.init.is_some() {
+        if matches!(self.handshake, Handshake::Done(_)) {
             return self.client_message(msg);
         }
-        if let Some(why) = &self.failed {
+        if let Handshake::Failed(why) = &self.handshake {
             return match msg.get("id").cloned().filter(|_| msg.get("method").is_some()) {
                 Some(id) => vec![Out::client(error_response(id, modern::INTERNAL_ERROR, why.clone()))],
                 None => Vec::new(),
             };
         }
         self.queued.push(msg);
-        if self.handshake_sent {
+        if matches!(self.handshake, Handshake::Sent) {
             return Vec::new();
         }
         // The handshake, with what the first message says of the client.
@@ -147,7 +163,7 @@ impl ToLegacy {
             legacy::ClientCapabilities::from(capabilities),
             legacy::Implementation::from(info),
         );
-        self.handshake_sent = true;
+        self.handshake = Handshake::Sent;
         vec![Out::server(to_value(&legacy::InitializeRequest::new(INIT_ID, params)))]
     }
 
@@ -198,7 +214,14 @@ impl ToLegacy {
             out.push(Out::server(set));
         }
         match request {
-            modern::ClientRequest::DiscoverRequest(_) => out.push(Out::client(result_response(id, self.discovered()))),
+            modern::ClientRequest::DiscoverRequest(_) => out.push(Out::client(match self.discovered() {
+                Some(found) => result_response(id, found),
+                None => error_response(
+                    id,
+                    modern::INTERNAL_ERROR,
+                    format!("{} before the handshake was done", method::DISCOVER),
+                ),
+            })),
             modern::ClientRequest::SubscriptionsListenRequest(listen) => out.extend(self.listen(id, listen)),
             _ => {
                 if let Some(state) = msg.pointer("/params/requestState") {
@@ -232,7 +255,7 @@ impl ToLegacy {
                             seq: self.next,
                             state: None,
                             progress: msg.pointer("/params/_meta/progressToken").cloned(),
-                            progress_to: None,
+                            progress_to: ProgressTo::First,
                             capabilities: declared_capabilities(&msg),
                         };
                         self.forget_ended(&key(&id));
@@ -247,8 +270,8 @@ impl ToLegacy {
     }
 
     /// `server/discover`, answered from the `InitializeResult`.
-    fn discovered(&self) -> Value {
-        let init = self.init.as_ref().expect("the handshake is done before any request is handled");
+    fn discovered(&self) -> Option<Value> {
+        let Handshake::Done(init) = &self.handshake else { return None };
         let capabilities = modern::ServerCapabilities::from(init.capabilities.clone());
         let meta = modern::ResultMetaObject::new()
             .with_io_modelcontextprotocol_server_info(modern::Implementation::from(init.server_info.clone()));
@@ -260,14 +283,22 @@ impl ToLegacy {
         )
         .with_meta(meta);
         result.instructions = init.instructions.clone();
-        to_value(&result)
+        Some(to_value(&result))
+    }
+
+    /// The server's `InitializeResult`, once the handshake is done.
+    fn init(&self) -> Option<&legacy::InitializeResult> {
+        match &self.handshake {
+            Handshake::Done(init) => Some(init),
+            _ => None,
+        }
     }
 
     /// A `subscriptions/listen` stream: acknowledged with what the legacy
     /// server can give (list changes it announces; resource updates through
     /// `resources/subscribe`), kept open until the client cancels it.
     fn listen(&mut self, id: Value, listen: modern::SubscriptionsListenRequest) -> Vec<Out> {
-        let caps = self.init.as_ref().map(|i| i.capabilities.clone()).unwrap_or_default();
+        let caps = self.init().map(|i| i.capabilities.clone()).unwrap_or_default();
         let wanted = listen.params.notifications;
         let mut honored = modern::SubscriptionFilter::new();
         let changed = |c: Option<bool>| c == Some(true);
@@ -341,7 +372,7 @@ impl ToLegacy {
             None => {
                 if let Some(call) = self.calls.get_mut(&held.call) {
                     call.answer_to = id;
-                    call.progress_to = Some(msg.pointer("/params/_meta/progressToken").cloned());
+                    call.progress_to = ProgressTo::Retry(msg.pointer("/params/_meta/progressToken").cloned());
                     call.capabilities = declared_capabilities(msg);
                 }
                 self.held.insert(state.to_string(), held);
@@ -480,7 +511,7 @@ impl ToLegacy {
             Ok(init) => init,
             Err(e) => {
                 // Every request that waited, and every later one, is answered with why.
-                self.failed = Some(e.clone());
+                self.handshake = Handshake::Failed(e.clone());
                 return std::mem::take(&mut self.queued)
                     .into_iter()
                     .filter_map(|m| m.get("id").cloned())
@@ -488,7 +519,7 @@ impl ToLegacy {
                     .collect();
             }
         };
-        self.init = Some(init);
+        self.handshake = Handshake::Done(Box::new(init));
         let mut out = vec![Out::server(json!({"jsonrpc": "2.0", "method": method::INITIALIZED}))];
         for m in std::mem::take(&mut self.queued) {
             out.extend(self.client_message(m));
@@ -628,10 +659,10 @@ impl ToLegacy {
             // Progress of a call the client has retried goes to the retry's token, or nowhere.
             let token = msg.pointer("/params/progressToken").cloned();
             let retried = self.calls.values().find(|c| c.progress.is_some() && c.progress == token);
-            match retried.map(|c| c.progress_to.clone()) {
-                Some(Some(Some(to))) => msg["params"]["progressToken"] = to,
-                Some(Some(None)) => return Vec::new(),
-                _ => {}
+            match retried.map(|c| &c.progress_to) {
+                Some(ProgressTo::Retry(Some(to))) => msg["params"]["progressToken"] = to.clone(),
+                Some(ProgressTo::Retry(None)) => return Vec::new(),
+                Some(ProgressTo::First) | None => {}
             }
         }
         if method == method::CANCELLED {

@@ -12,6 +12,17 @@ use crate::{
 use crate::{Way, cross_result};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
+/// A request the bridge made of the legacy client for a modern server's
+/// `input_required` round.
+struct Ask {
+    /// The call it answers for (the client's request id, as a key).
+    call: String,
+    /// Its key in the round's `inputRequests`.
+    input_key: String,
+    /// Its method.
+    method: String,
+}
+
 /// The bridge between a legacy client and a modern server (see the crate docs'
 /// mapping).
 pub struct ToModern {
@@ -25,9 +36,8 @@ pub struct ToModern {
     log_level: Option<modern::LoggingLevel>,
     /// The client's requests sent to the server, by their id (the client's).
     calls: HashMap<String, Call>,
-    /// The bridge's requests to the client, by id: the call they answer for,
-    /// the `inputRequests` key, and the method.
-    asks: HashMap<String, (String, String, String)>,
+    /// The bridge's requests to the client, by id.
+    asks: HashMap<String, Ask>,
     next: u64,
     notes: Vec<String>,
     listening: Listening,
@@ -308,7 +318,7 @@ impl ToModern {
                     // The bridge's questions for it, still open with the client, are withdrawn.
                     let mut out = Vec::new();
                     let mut open: Vec<String> =
-                        self.asks.iter().filter(|(_, (c, _, _))| *c == call_key).map(|(a, _)| a.clone()).collect();
+                        self.asks.iter().filter(|(_, a)| a.call == call_key).map(|(a, _)| a.clone()).collect();
                     open.sort();
                     for ask in open {
                         self.asks.remove(&ask);
@@ -341,7 +351,7 @@ impl ToModern {
 
     /// The client's answer to one of the bridge's input requests.
     fn answer(&mut self, msg: Value, id: Value) -> Vec<Out> {
-        let Some((call_key, input_key, method)) = self.asks.remove(&key(&id)) else {
+        let Some(Ask { call: call_key, input_key, method }) = self.asks.remove(&key(&id)) else {
             self.notes.push(format!("a response from the client to no request of the bridge: {msg}"));
             return Vec::new();
         };
@@ -349,7 +359,7 @@ impl ToModern {
         let call_id: Value = serde_json::from_str(&call_key).unwrap_or(Value::Null);
         let fail = |this: &mut ToModern, why: String| {
             this.calls.remove(&call_key);
-            this.asks.retain(|_, (c, _, _)| *c != call_key);
+            this.asks.retain(|_, a| a.call != call_key);
             vec![Out::client(error_response(call_id.clone(), modern::INTERNAL_ERROR, why))]
         };
         let Some(result) = msg.get("result") else {
@@ -485,7 +495,7 @@ impl ToModern {
                 .and_then(|_| reads(self.version, Sent::ServerRequest, &message));
             if let Err(e) = fit {
                 self.calls.remove(&call_key);
-                self.asks.retain(|_, (c, _, _)| *c != call_key);
+                self.asks.retain(|_, a| a.call != call_key);
                 let why = format!("the server's input request {input_key} is no {} request: {e}", self.version);
                 return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, why))];
             }
@@ -496,7 +506,7 @@ impl ToModern {
         let call = self.calls.get_mut(&call_key).expect("looked up above");
         call.round = Some(Round { state: more.request_state, waiting: requests.len(), responses: Map::new() });
         for (ask_id, input_key, method) in asks {
-            self.asks.insert(key(&json!(ask_id)), (call_key.clone(), input_key, method));
+            self.asks.insert(key(&json!(ask_id)), Ask { call: call_key.clone(), input_key, method });
         }
         out
     }
