@@ -387,7 +387,7 @@ pub(crate) enum Way {
 /// two revisions has no request for (an extension's) goes as it came.
 pub(crate) fn cross_result(method: &str, way: Way, value: &Value) -> Result<Value, String> {
     let known =
-        |methods: &[mcp_spec_types::MethodInfo]| methods.iter().any(|m| m.method == method && m.complete.is_some());
+        |methods: &[mcp_spec_types::MethodInfo]| find_method(methods, method).is_some_and(|m| m.complete.is_some());
     if !(known(legacy::METHODS) && known(modern::METHODS)) {
         return Ok(value.clone());
     }
@@ -410,7 +410,12 @@ pub(crate) fn cross_result(method: &str, way: Way, value: &Value) -> Result<Valu
 /// `METHODS`: whether its answer may be `input_required`, whether its result
 /// carries cache hints.
 pub(crate) fn modern_method(method: &str) -> Option<&'static mcp_spec_types::MethodInfo> {
-    modern::METHODS.iter().find(|m| m.method == method)
+    find_method(modern::METHODS, method)
+}
+
+/// A method's entry in a revision's `METHODS` (sorted by method, as generated).
+fn find_method<'m>(methods: &'m [mcp_spec_types::MethodInfo], method: &str) -> Option<&'m mcp_spec_types::MethodInfo> {
+    methods.binary_search_by(|m| m.method.cmp(method)).ok().map(|i| &methods[i])
 }
 
 /// A request whose 2026-07-28 answer may be `input_required`.
@@ -491,5 +496,40 @@ pub(crate) fn drop_reserved_meta(object: &mut Value) {
     };
     if empty {
         o.remove("_meta");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The reserved `_meta` keys the registry gives are the ones 2026-07-28's
+    /// `_meta` objects declare (`RequestMetaObject`, `ResultMetaObject`,
+    /// `NotificationMetaObject`), each once.
+    #[test]
+    fn the_reserved_meta_keys_are_2026_07_28s() {
+        let keys: Vec<&str> = super::reserved_meta().iter().map(String::as_str).collect();
+        let suffixes: Vec<&str> = keys.iter().filter_map(|k| k.strip_prefix(super::RESERVED_PREFIX)).collect();
+        assert_eq!(
+            suffixes,
+            ["clientCapabilities", "clientInfo", "logLevel", "protocolVersion", "serverInfo", "subscriptionId"]
+        );
+    }
+
+    /// A method is found by binary search: every revision's `METHODS` the
+    /// bridge uses is sorted by method.
+    #[test]
+    fn methods_are_sorted_so_a_method_is_found_by_search() {
+        for methods in [
+            super::legacy::METHODS,
+            super::modern::METHODS,
+            mcp_spec_types::v2025_06_18::METHODS,
+            mcp_spec_types::v2025_03_26::METHODS,
+            mcp_spec_types::v2024_11_05::METHODS,
+        ] {
+            assert!(methods.len() > 10 && methods.windows(2).all(|w| w[0].method < w[1].method));
+            for m in methods {
+                assert_eq!(super::find_method(methods, m.method).map(|f| f.method), Some(m.method));
+            }
+        }
+        assert!(super::find_method(super::modern::METHODS, "ping").is_none());
     }
 }

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::older::{Sent, reads};
 use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
-    legacy, may_ask_for_input, method, modern, read, result_response, to_value,
+    legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
 use crate::{Way, cross_result};
 use mcp_spec_types::negotiate::{Offer, negotiate};
@@ -744,12 +744,9 @@ fn required_capability(request: &Value) -> Option<Value> {
     };
     let needs = match request["method"].as_str()? {
         method::ELICIT => {
-            let url_mode = matches!(
-                read::<legacy::ElicitRequest>(request, "").map(|r| r.params),
-                Ok(legacy::ElicitRequestParams::ElicitRequestURLParams(_))
-            );
+            let by_url = request.pointer("/params/mode") == Some(url_mode());
             let elicitation = ClientCapabilitiesElicitation::new();
-            let elicitation = if url_mode { elicitation.with_url(Default::default()) } else { elicitation };
+            let elicitation = if by_url { elicitation.with_url(Default::default()) } else { elicitation };
             ClientCapabilities::new().with_elicitation(elicitation)
         }
         method::SAMPLE => ClientCapabilities::new().with_sampling(ClientCapabilitiesSampling::new()),
@@ -757,6 +754,12 @@ fn required_capability(request: &Value) -> Option<Value> {
         _ => return None,
     };
     Some(to_value(&needs))
+}
+
+/// The `mode` of a URL-mode elicitation, as the generated type writes it.
+fn url_mode() -> &'static Value {
+    static MODE: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    MODE.get_or_init(|| to_value(&legacy::ElicitRequestURLParams::new("", "", ""))["mode"].clone())
 }
 
 /// Whether `declared` capabilities have every member `required` names, at every depth.

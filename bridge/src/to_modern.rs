@@ -34,6 +34,8 @@ pub struct ToModern {
     version: &'static str,
     /// The level `logging/setLevel` asked for.
     log_level: Option<modern::LoggingLevel>,
+    /// [`ToModern::request_meta`] as written, made again when what it holds changes.
+    meta_written: Option<Value>,
     /// The client's requests sent to the server, by their id (the client's).
     calls: HashMap<String, Call>,
     /// The bridge's requests to the client, by id.
@@ -98,6 +100,7 @@ impl ToModern {
             client: None,
             version: LEGACY_VERSION,
             log_level: None,
+            meta_written: None,
             calls: HashMap::new(),
             asks: HashMap::new(),
             next: 0,
@@ -154,6 +157,7 @@ impl ToModern {
                 self.version = version;
                 let capabilities = modern::ClientCapabilities::from(init.params.capabilities);
                 self.client = Some((capabilities, Some(init.params.client_info.into())));
+                self.meta_written = None;
                 let mut out = vec![Out::client(result_response(id, result))];
                 // The list changes the server announces, on a stream opened for the client.
                 out.extend(self.relisten());
@@ -162,6 +166,7 @@ impl ToModern {
             legacy::ClientRequest::PingRequest(_) => vec![Out::client(result_response(id, json!({})))],
             legacy::ClientRequest::SetLevelRequest(set) => {
                 self.log_level = Some(modern::LoggingLevel::from(set.params.level));
+                self.meta_written = None;
                 vec![Out::client(result_response(id, json!({})))]
             }
             legacy::ClientRequest::SubscribeRequest(_) | legacy::ClientRequest::UnsubscribeRequest(_) => {
@@ -293,7 +298,10 @@ impl ToModern {
             let why = format!("{method} before initialize");
             return vec![Out::client(error_response(id, modern::INVALID_REQUEST, why))];
         }
-        crate::merge_meta(&mut msg, &to_value(&self.request_meta()));
+        if self.meta_written.is_none() {
+            self.meta_written = Some(to_value(&self.request_meta()));
+        }
+        crate::merge_meta(&mut msg, self.meta_written.as_ref().expect("written above"));
         let converted = crate::read_as::<legacy::ClientRequest>(&msg)
             .and_then(|r| modern::ClientRequest::try_from(r).map_err(|e| e.to_string()));
         match converted {
