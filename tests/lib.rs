@@ -442,26 +442,7 @@ pub fn example_revisions() -> Vec<(String, PathBuf)> {
 }
 
 /// Every example of a revision: (type name from the folder, file, its value).
-pub fn examples_of(dir: &Path) -> Vec<(String, PathBuf, serde_json::Value)> {
-    let mut out = Vec::new();
-    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    folders.sort();
-    for folder in folders {
-        let type_name = folder.file_name().unwrap().to_string_lossy().into_owned();
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&folder).unwrap().flatten().map(|e| e.path()).collect();
-        files.sort();
-        for file in files {
-            let text = std::fs::read_to_string(&file).unwrap();
-            let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-            out.push((type_name.clone(), file, value));
-        }
-    }
-    out
-}
+pub use mcp_spec_testkit::examples_of;
 
 /// A crate outside the workspace that depends on the generated one as a user's
 /// would: in `target/downstream/<name>`, with `main.rs` as given and the

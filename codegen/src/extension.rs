@@ -102,7 +102,7 @@ pub fn locate_ext_dir(explicit: Option<&Path>, workspace_root: &Path) -> Result<
 
 /// Every extension under `dir` (a folder per extension, each with `schema/`),
 /// each revision lowered on the core revision of `spec` its imports fit (see
-/// [`core_revision`]). Problems of every extension are reported together; in a
+/// `core_revision`). Problems of every extension are reported together; in a
 /// folder found by default, an extension revision with problems is skipped and
 /// its problems come back as warnings (see [`ExtDir`]).
 pub fn load_extensions(dir: &ExtDir, spec: &Spec) -> Result<(Vec<Extension>, Diagnostics), Diagnostics> {

@@ -14,6 +14,23 @@ use serde_json::Value;
 use crate::Summary;
 use crate::wire::{Error, Peer, round_trip};
 
+/// A request's params with the answers and the `requestState` of the round
+/// before, when it is sent again (every 2026-07-28 request that may be
+/// answered with `input_required` has both setters).
+macro_rules! retried {
+    ($params:expr, $answers:expr, $state:expr) => {{
+        let mut params = $params;
+        if let Some(answers) = $answers {
+            params = params.with_input_responses(answers);
+        }
+        if let Some(state) = $state {
+            // Opaque: sent back exactly as it came.
+            params = params.with_request_state(state);
+        }
+        params
+    }};
+}
+
 /// At most this many `input_required` rounds for one call.
 const MAX_ROUNDS: usize = 8;
 /// The root this client offers when a server asks for its roots.
@@ -327,15 +344,9 @@ impl Session {
         let meta = self.meta();
         let (answered, round) = self.call_answering(|id, round, answers, state| {
             let token: m::ProgressToken = format!("{name}-{round}").into();
-            let mut params = m::CallToolRequestParams::new(meta.clone().with_progress_token(token), name)
+            let params = m::CallToolRequestParams::new(meta.clone().with_progress_token(token), name)
                 .with_arguments(args.clone());
-            if let Some(a) = answers {
-                params = params.with_input_responses(a);
-            }
-            if let Some(s) = state {
-                params = params.with_request_state(s);
-            }
-            m::CallToolRequest::new(id, params)
+            m::CallToolRequest::new(id, retried!(params, answers, state))
         })?;
         match answered.map_err(Called::Refused)? {
             m::CallToolResultResponseResult::CallToolResult(done) => {
@@ -408,15 +419,9 @@ impl Session {
             }
             let meta = self.meta();
             let (got, round) = self.call_answering(|id, _, answers, state| {
-                let mut params =
+                let params =
                     m::GetPromptRequestParams::new(meta.clone(), prompt.name.clone()).with_arguments(args.clone());
-                if let Some(a) = answers {
-                    params = params.with_input_responses(a);
-                }
-                if let Some(s) = state {
-                    params = params.with_request_state(s);
-                }
-                m::GetPromptRequest::new(id, params)
+                m::GetPromptRequest::new(id, retried!(params, answers, state))
             })?;
             let after = if round > 1 { format!(" after {round} rounds") } else { String::new() };
             match got.map_err(|e| format!("prompts/get failed: {e}"))? {
@@ -469,14 +474,8 @@ impl Session {
     fn read(&mut self, uri: &str) -> Result<usize, Error> {
         let meta = self.meta();
         let (read, _) = self.call_answering(|id, _, answers, state| {
-            let mut params = m::ReadResourceRequestParams::new(meta.clone(), uri);
-            if let Some(a) = answers {
-                params = params.with_input_responses(a);
-            }
-            if let Some(s) = state {
-                params = params.with_request_state(s);
-            }
-            m::ReadResourceRequest::new(id, params)
+            let params = m::ReadResourceRequestParams::new(meta.clone(), uri);
+            m::ReadResourceRequest::new(id, retried!(params, answers, state))
         })?;
         match read.map_err(|e| format!("resources/read {uri} failed: {e}"))? {
             m::ReadResourceResultResponseResult::ReadResourceResult(r) => Ok(r.contents.len()),

@@ -25,25 +25,8 @@ pub fn spec_dir() -> PathBuf {
 /// Every example message of a revision: (type name, JSON text), sorted.
 pub fn examples(revision: &str) -> Vec<(String, String)> {
     let dir = spec_dir().join("schema").join(revision).join("examples");
-    let mut out = Vec::new();
-    let mut folders: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    folders.sort();
-    for folder in folders {
-        let name = folder.file_name().unwrap().to_string_lossy().into_owned();
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&folder).unwrap().flatten().map(|e| e.path()).collect();
-        files.sort();
-        for f in files {
-            let text = std::fs::read_to_string(&f).unwrap();
-            // Compact, as on the wire.
-            let v: Value = serde_json::from_str(&text).unwrap();
-            out.push((name.clone(), v.to_string()));
-        }
-    }
-    out
+    // Compact, as on the wire.
+    mcp_spec_testkit::examples_of(&dir).into_iter().map(|(name, _, value)| (name, value.to_string())).collect()
 }
 
 /// A `ListToolsResult` of `n` tools made from the 2026-07-28 example tools
