@@ -601,7 +601,8 @@ fn a_crlf_or_bom_schema_generates_byte_identical_output() {
 /// Adding a revision needs no code change: the spec inputs copied, with a
 /// `schema/2027-01-01/` beside them (today's newest with its version and one
 /// member more), generate a crate whose `latest`, default feature,
-/// `PROTOCOL_VERSIONS`, negotiation, registry and diff all have the new revision.
+/// `PROTOCOL_VERSIONS`, negotiation, registry and diff all have the new revision,
+/// and so do the method facts and the results by method a proxy routes by.
 #[test]
 fn a_revision_dropped_in_is_picked_up_with_no_code_change() {
     let base = support::workspace_root().join("target/downstream/drop-in");
@@ -636,7 +637,7 @@ fn a_revision_dropped_in_is_picked_up_with_no_code_change() {
         [("field-added-optional", "Implementation.nickname"), ("const-value-changed", "LATEST_PROTOCOL_VERSION")]
     );
     // The crate, used as a downstream crate uses it, with the new default and 2026-07-28.
-    let main = r#"
+    let main = r##"
 use mcp_spec_types as t;
 use t::negotiate::{Offer, negotiate};
 use t::registry::State;
@@ -653,9 +654,21 @@ fn main() {
     assert_eq!(t::registry::revision_for_protocol_version("2027-01-01"), Some("2027-01-01"));
     assert_eq!(t::registry::state("2027-01-01", "Implementation.nickname"), Some(&State::Active));
     assert_eq!(t::registry::state("2026-07-28", "Implementation.nickname"), Some(&State::Absent));
+    // What a proxy routes a method by (the era bridge: METHODS' facts, results
+    // read by method and converted by method to the adjacent revision) is there
+    // for the new revision with no code change.
+    let call = t::v2027_01_01::METHODS.iter().find(|m| m.method == "tools/call").unwrap();
+    assert_eq!((call.complete, call.may_ask_for_input, call.cacheable), (Some("CallToolResult"), true, false));
+    let list = t::v2027_01_01::METHODS.iter().find(|m| m.method == "tools/list").unwrap();
+    assert!(list.cacheable && !list.may_ask_for_input);
+    let text = r#"{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"private"}"#;
+    let read = t::v2027_01_01::AnyResult::read("tools/list", text).unwrap().unwrap();
+    let back = t::v2026_07_28::AnyResult::try_from(read).unwrap();
+    assert_eq!(back.type_name(), "ListToolsResult");
+    assert!(t::v2027_01_01::AnyResult::try_from(back).is_ok());
     println!("ok");
 }
-"#;
+"##;
     let run = support::downstream_of(&out, "drop-in-user", &["default", "v2026_07_28"], &[], main, "run");
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success() && String::from_utf8_lossy(&run.stdout).trim() == "ok", "{stderr}");
