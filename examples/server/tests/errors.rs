@@ -19,17 +19,36 @@ fn exchange(requests: &[Value]) -> Vec<String> {
         .spawn()
         .expect("the server starts");
     let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // Lines are read on a thread of their own, so a server that never answers
+    // fails the test after a bound instead of hanging it.
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
     let mut answers = Vec::new();
     for r in requests {
         writeln!(stdin, "{r}").unwrap();
         stdin.flush().unwrap();
-        answers.push(lines.next().expect("an answer").expect("a line"));
+        match lines.recv_timeout(ANSWER_WITHIN) {
+            Ok(line) => answers.push(line),
+            Err(e) => {
+                let _ = child.kill();
+                panic!("no answer to {r} within {ANSWER_WITHIN:?}: {e}");
+            }
+        }
     }
     drop(stdin);
     let _ = child.wait();
     answers
 }
+
+/// How long the server may take to answer one request.
+const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 fn meta(version: &str, capabilities: Value) -> Value {
     json!({
