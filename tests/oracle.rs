@@ -17,18 +17,71 @@ fn real_spec() -> Spec {
     mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render())).0
 }
 
-/// Every pair of revisions, older first; a revision whose model is an earlier
-/// one's (`draft` today: no change between them, checked here) stands for
-/// that one, so its pairs are that one's and are not checked twice.
+/// Every two revisions with modules of their own, older first: chosen by the
+/// generated crate's modules (a revision whose module is another's re-exported,
+/// as `draft` is 2026-07-28's today, has that one's pairs), never by the diff
+/// under test. Exactly as many as the pinned inputs make: a revision dropped in
+/// later adds as many pairs as there are revisions before it.
 fn pairs(spec: &Spec) -> Vec<(&Revision, &Revision)> {
     let mut r: Vec<&Revision> = Vec::new();
     for rev in &spec.revisions {
-        match r.iter().find(|earlier| diff(earlier, rev).changes.is_empty()) {
-            Some(same) => eprintln!("{} has {}'s model: its pairs are {}'s", rev.name, same.name, same.name),
+        let module = support::types_of(&rev.name).as_ptr();
+        match r.iter().find(|earlier| support::types_of(&earlier.name).as_ptr() == module) {
+            Some(same) => eprintln!("{} is {}'s module: its pairs are {}'s", rev.name, same.name, same.name),
             None => r.push(rev),
         }
     }
-    (0..r.len()).flat_map(|i| (i + 1..r.len()).map(|j| (r[i], r[j])).collect::<Vec<_>>()).collect()
+    let pairs: Vec<_> = (0..r.len()).flat_map(|i| (i + 1..r.len()).map(|j| (r[i], r[j])).collect::<Vec<_>>()).collect();
+    assert_eq!(
+        pairs.len(),
+        PINNED_PAIRS,
+        "revisions with modules of their own: {:?}",
+        r.iter().map(|r| &r.name).collect::<Vec<_>>()
+    );
+    pairs
+}
+
+/// The pairs of the pinned inputs: five revisions with modules of their own.
+const PINNED_PAIRS: usize = 10;
+
+/// What each pair of the pinned inputs was measured to try (2026-12-04): types
+/// read both ways, the values read, and the api uses compiled. A run must try
+/// at least nine tenths of each: an oracle that tries less has lost its
+/// samples or its uses, and passing then would prove nothing. A revision
+/// dropped in later adds its rows.
+const MEASURED: &[(&str, &str, usize, usize, usize)] = &[
+    ("2024-11-05", "2025-03-26", 111, 880, 20),
+    ("2024-11-05", "2025-06-18", 109, 876, 48),
+    ("2024-11-05", "2025-11-25", 108, 984, 166),
+    ("2024-11-05", "2026-07-28", 94, 1018, 182),
+    ("2025-03-26", "2025-06-18", 112, 914, 44),
+    ("2025-03-26", "2025-11-25", 111, 1022, 165),
+    ("2025-03-26", "2026-07-28", 97, 1056, 182),
+    ("2025-06-18", "2025-11-25", 128, 1225, 136),
+    ("2025-06-18", "2026-07-28", 115, 1286, 159),
+    ("2025-11-25", "2026-07-28", 142, 1570, 156),
+];
+
+/// Why a pair tried too little of what it was measured to try, if it did:
+/// `counts` are (what, tried, index into the measured row).
+fn too_little(old: &Revision, new: &Revision, counts: &[(&str, usize, usize)]) -> Vec<String> {
+    let Some(row) = MEASURED.iter().find(|r| r.0 == old.name && r.1 == new.name) else {
+        return vec![format!(
+            "{} -> {}: not a measured pair (a revision dropped in adds its rows to MEASURED)",
+            old.name, new.name
+        )];
+    };
+    let measured = [row.2, row.3, row.4];
+    counts
+        .iter()
+        .filter(|(_, tried, i)| tried * 10 < measured[*i] * 9)
+        .map(|(what, tried, i)| {
+            format!(
+                "{} -> {}: {tried} {what} tried, under nine tenths of the {} measured",
+                old.name, new.name, measured[*i]
+            )
+        })
+        .collect()
 }
 
 /// The named type a change is about: its path's first segment.
@@ -82,6 +135,8 @@ struct WireTally {
     types: usize,
     /// Changes whose breaking verdict was tried against values.
     breaking_checked: usize,
+    /// Values read, of both sides' types (each one its own revision reads).
+    values: usize,
     disagreements: Vec<String>,
 }
 
@@ -216,6 +271,16 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
             .into_iter()
             .filter(|v| reads(old_entry, v).is_ok())
             .collect();
+        tally.values += new_values.len() + old_values.len();
+        // A type with nothing to try is a sampler that failed, not a pass.
+        for (values, rev, name) in [(&new_values, new, item.name.clone()), (&old_values, old, old_name(&item.name))] {
+            if values.is_empty() {
+                tally.disagreements.push(format!(
+                    "{} -> {} {name}: no value of it that {} reads, so nothing was tried",
+                    old.name, new.name, rev.name
+                ));
+            }
+        }
         let old_rejects: Vec<(Value, String)> =
             new_values.iter().filter_map(|v| reads(old_entry, v).err().map(|e| (v.clone(), e))).collect();
         let new_rejects: Vec<(Value, String)> =
@@ -288,15 +353,17 @@ fn wire_verdicts_match_what_the_other_revisions_types_read() {
         let d = diff(old, new);
         let tally = wire_check(old, new, &d);
         report.push_str(&format!(
-            "{} -> {}: {} changes, {} types read both ways, {} breaking changes tried, {} disagreements\n",
+            "{} -> {}: {} changes, {} types read both ways with {} values, {} breaking changes tried, {} disagreements\n",
             old.name,
             new.name,
             d.changes.len(),
             tally.types,
+            tally.values,
             tally.breaking_checked,
             tally.disagreements.len()
         ));
         disagreements.extend(tally.disagreements);
+        disagreements.extend(too_little(old, new, &[("types", tally.types, 0), ("values", tally.values, 1)]));
     }
     eprintln!("{report}");
     assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
@@ -683,6 +750,7 @@ fn api_verdicts_match_what_compiles() {
     let mut index: Vec<(usize, usize, String, bool, Option<String>)> = Vec::new();
     let mut line = 2;
     let mut report = String::new();
+    let mut floors = Vec::new();
     for (k, (old, new)) in pairs(&spec).into_iter().enumerate() {
         let d = diff(old, new);
         let uses = api_uses(old, new, &d);
@@ -696,6 +764,7 @@ fn api_verdicts_match_what_compiles() {
             changes.len(),
             uses.len()
         ));
+        floors.extend(too_little(old, new, &[("api uses", uses.len(), 2)]));
         code.push_str(&format!("mod pair{k} {{\n    use mcp_spec_types::{} as m;\n", new.module));
         line += 2;
         for (i, u) in uses.iter().enumerate() {
@@ -718,7 +787,7 @@ fn api_verdicts_match_what_compiles() {
             ),
         }
     }
-    let mut disagreements = Vec::new();
+    let mut disagreements = floors;
     for (pos, (_, _, what, breaks, names)) in index.iter().enumerate() {
         let errors = failed.get(&pos);
         // Where the use names what must be missing, only an error naming it counts.
