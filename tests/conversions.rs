@@ -3,8 +3,11 @@
 //! value in turn, the spec's examples); a `From` takes every one, a `TryFrom`
 //! fails exactly where reading the value's JSON as the other revision's type
 //! fails, naming the type and the revisions; a value converted both ways by
-//! `From` comes back as it was; and, typed, what a conversion makes of a union,
-//! an unknown member, a missing `_meta`.
+//! `From` comes back as it was; what a conversion makes is valid for the
+//! target revision's schema.json (upstream's, not ours; the designed exceptions
+//! of `not_checked_by_design` and methods passed through as `Other` aside);
+//! and, typed, what a conversion makes of a union, an unknown member, a missing
+//! `_meta`.
 
 use std::collections::BTreeMap;
 
@@ -21,6 +24,8 @@ struct Tally {
     refused: usize,
     /// Values a `From` and its way back returned as they were.
     round_trips: usize,
+    /// Converted values checked against the target revision's schema.json.
+    validated: usize,
 }
 
 #[test]
@@ -29,6 +34,7 @@ fn every_from_takes_every_value_and_a_try_from_refuses_what_the_other_revision_c
     let mut failures = Vec::new();
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut pairs = 0;
+    let mut never_refused = Vec::new();
     for w in spec.revisions.windows(2) {
         let (old, new) = (&w[0], &w[1]);
         let Some(table) = mcp_spec_types::convert::conversions(&old.name, &new.name) else {
@@ -48,6 +54,10 @@ fn every_from_takes_every_value_and_a_try_from_refuses_what_the_other_revision_c
         let tally = tallies.entry(format!("{} and {}", old.name, new.name)).or_default();
         let examples =
             [(old.name.clone(), support::examples_by_type(old)), (new.name.clone(), support::examples_by_type(new))];
+        // What each conversion makes is held to upstream's schema.json of its
+        // target revision, which no code here wrote.
+        let schemas =
+            [(old.name.clone(), support::SchemaJson::load(old)), (new.name.clone(), support::SchemaJson::load(new))];
         for c in table {
             tally.conversions += 1;
             let from_rev = if c.from == old.name { old } else { new };
@@ -67,6 +77,24 @@ fn every_from_takes_every_value_and_a_try_from_refuses_what_the_other_revision_c
                 // What a peer of the other revision reads of that JSON.
                 let read = (to_entry.roundtrip)(&written.to_string());
                 let at = format!("{} {} to {}: {written}", c.type_name, c.from, c.to);
+                if let Ok(made) = &converted {
+                    let schema = &schemas.iter().find(|(n, _)| n.as_str() == c.to).unwrap().1;
+                    // A message of a method the revision does not know passes through as
+                    // `Other`, by design; schema.json lists only the known.
+                    let passed_through = to_entry.choose.is_some_and(|choose| choose(made.clone()) == Ok("Other"));
+                    if schema.defines(c.type_name) && !passed_through {
+                        tally.validated += 1;
+                        let errors: Vec<String> = schema
+                            .errors(c.type_name, made)
+                            .into_iter()
+                            .filter(|e| !support::not_checked_by_design(c.type_name, e))
+                            .collect();
+                        if !errors.is_empty() {
+                            failures
+                                .push(format!("{at}\n  made {made}, which {}'s schema.json rejects: {errors:?}", c.to));
+                        }
+                    }
+                }
                 match (&converted, &read) {
                     (Ok(a), Ok(b)) if a == b => {}
                     (Err(e), Err(_)) if !c.lossless => {
@@ -92,9 +120,13 @@ fn every_from_takes_every_value_and_a_try_from_refuses_what_the_other_revision_c
             }
             tally.refused += refused_here;
             tally.refusing += usize::from(refused_here > 0);
+            if !c.lossless && refused_here == 0 {
+                never_refused.push(format!("{} {} to {}", c.type_name, c.from, c.to));
+            }
         }
     }
     eprintln!("{tallies:#?}");
+    eprintln!("{} TryFrom conversions refused no value:\n{}", never_refused.len(), never_refused.join("\n"));
     assert!(failures.is_empty(), "{} conversions went wrong:\n{}", failures.len(), failures.join("\n"));
     assert!(pairs >= 4, "conversions for only {pairs} pairs");
     for (pair, t) in &tallies {
@@ -104,6 +136,18 @@ fn every_from_takes_every_value_and_a_try_from_refuses_what_the_other_revision_c
     // A TryFrom is there because some value does not fit: the values find such ones.
     let refusing: usize = tallies.values().map(|t| t.refusing).sum();
     assert!(refusing >= 20, "only {refusing} TryFrom conversions refused any value: {tallies:#?}");
+    // The others are a ratchet: 52 on 2026-12-04 (printed above), each either a
+    // sampler that never reaches the member that may not fit, or a TryFrom that
+    // could be a From; none may join them unseen. Reviewing each is issue 40's.
+    assert!(never_refused.len() <= 52, "{} TryFrom conversions refused no value (52 did)", never_refused.len());
+    for (pair, t) in &tallies {
+        assert!(
+            t.validated * 2 >= t.values,
+            "{pair}: only {} of {} converted values checked against schema.json",
+            t.validated,
+            t.values
+        );
+    }
 }
 
 #[test]
