@@ -135,7 +135,8 @@ fn every_from_takes_every_value_and_a_try_from_refuses_what_the_other_revision_c
     }
     // A TryFrom is there because some value does not fit: the values find such ones.
     let refusing: usize = tallies.values().map(|t| t.refusing).sum();
-    assert!(refusing >= 20, "only {refusing} TryFrom conversions refused any value: {tallies:#?}");
+    // 104 on 2026-12-04: at least nine tenths of them.
+    assert!(refusing >= 94, "only {refusing} TryFrom conversions refused any value (104 did): {tallies:#?}");
     // The others are a ratchet: 52 on 2026-12-04 (printed above), each either a
     // sampler that never reaches the member that may not fit, or a TryFrom that
     // could be a From; none may join them unseen. Reviewing each is issue 40's.

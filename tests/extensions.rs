@@ -303,7 +303,9 @@ fn near_misses_of_the_specification_texts_messages_name_the_member_and_where() {
             tried += 1;
         }
     }
-    assert!(tried >= 30, "only {tried} near misses");
+    eprintln!("{tried} near misses");
+    // 118 on 2026-12-04: at least nine tenths of them.
+    assert!(tried >= 107, "only {tried} near misses (118 were tried)");
 }
 
 #[test]

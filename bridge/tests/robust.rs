@@ -45,7 +45,8 @@ fn corpus() -> Vec<Value> {
             }
         }
     }
-    assert!(out.len() > 300, "only {} messages found", out.len());
+    // 411 on 2026-12-04: at least nine tenths of them.
+    assert!(out.len() >= 370, "only {} messages found (411 were)", out.len());
     out
 }
 
