@@ -169,12 +169,12 @@ fn reports_in_three_formats_match_their_golden_files() {
 }
 
 #[test]
-fn the_readmes_excerpt_is_real_output() {
-    let readme = std::fs::read_to_string(support::workspace_root().join("README.md")).unwrap();
+fn the_docs_excerpt_is_real_output() {
+    let readme = std::fs::read_to_string(support::workspace_root().join("docs/registry-and-diff.md")).unwrap();
     let after = readme
         .split("A real excerpt of `cargo xtask diff 2025-06-18 2025-11-25`:")
         .nth(1)
-        .expect("the README shows an excerpt");
+        .expect("docs/registry-and-diff.md shows an excerpt");
     let block = after.split("```text\n").nth(1).and_then(|b| b.split("\n```").next()).expect("a text block");
     let spec = real_spec();
     let output = render(&diff_of(&spec, "2025-06-18", "2025-11-25"), Format::Text, false);
@@ -182,7 +182,7 @@ fn the_readmes_excerpt_is_real_output() {
     for line in block.lines().filter(|l| !l.trim().is_empty()) {
         assert!(
             lines.contains(&line),
-            "the README's excerpt has a line the diff does not print any more:\n{line}\nupdate it from `cargo xtask diff 2025-06-18 2025-11-25`"
+            "docs/registry-and-diff.md's excerpt has a line the diff does not print any more:\n{line}\nupdate it from `cargo xtask diff 2025-06-18 2025-11-25`"
         );
     }
 }

@@ -2,7 +2,7 @@
 //! installed by this test when the machine lacks it) loads the lifecycle
 //! matrix and a diff, runs their scripts without a console error, and shows the
 //! rows and cells the registry and the diff hold; a screenshot of each is made
-//! under `target/html/` and must not be blank. The README's picture is that
+//! under `target/html/` and must not be blank. The picture in docs/registry-and-diff.md is that
 //! screenshot (`cp target/html/registry.png tests/fixtures/reports/lifecycle-matrix.png`).
 //!
 //! Why the system's browser and not one pinned under `target/`: a browser is

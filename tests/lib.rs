@@ -54,6 +54,16 @@ fn content_number(error: &str) -> bool {
 #[doc = include_str!("../README.md")]
 mod readme {}
 
+/// The docs' examples, compiled and run as doctests as the README's are.
+#[doc = include_str!("../docs/types.md")]
+mod docs_types {}
+#[doc = include_str!("../docs/extensions.md")]
+mod docs_extensions {}
+#[doc = include_str!("../docs/registry-and-diff.md")]
+mod docs_registry_and_diff {}
+#[doc = include_str!("../docs/architecture.md")]
+mod docs_architecture {}
+
 /// Reads `text` with a type-table entry and writes it back, and says which
 /// members the generated code kept as unknown on the way, at any depth (the
 /// `unknown-members-log` feature records them): the strict round trip. Input the
