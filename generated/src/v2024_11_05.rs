@@ -26,11 +26,11 @@
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotated {
     pub annotations: Option<AnnotatedAnnotations>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Annotated {
-    /// An `Annotated` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         Annotated {
@@ -76,11 +76,11 @@ pub struct AnnotatedAnnotations {
     ///
     /// Maximum: `1`
     pub priority: Option<f64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl AnnotatedAnnotations {
-    /// An `AnnotatedAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         AnnotatedAnnotations {
@@ -122,11 +122,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::BlobResourceContents;
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolRequest {
-    /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<CallToolRequestParams>) -> Self {
         CallToolRequest {
@@ -156,11 +156,11 @@ impl crate::Request for CallToolRequest {
 pub struct CallToolRequestParams {
     pub name: String,
     pub arguments: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolRequestParams {
-    /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         CallToolRequestParams {
@@ -206,11 +206,11 @@ pub struct CallToolResult {
     ///
     /// Wire name: `isError`.
     pub is_error: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolResult {
-    /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(content: Vec<CallToolResultContentItem>) -> Self {
         CallToolResult {
@@ -525,11 +525,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::CompleteResultCompletion;
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageRequest {
-    /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<CreateMessageRequestParams>) -> Self {
         CreateMessageRequest {
@@ -579,11 +579,11 @@ pub struct CreateMessageRequestParams {
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageRequestParams {
-    /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         CreateMessageRequestParams {
@@ -693,11 +693,11 @@ pub struct CreateMessageResult {
     ///
     /// Wire name: `stopReason`.
     pub stop_reason: Option<CreateMessageResultStopReason>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageResult {
-    /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -821,11 +821,11 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::Cursor;
 pub struct EmbeddedResource {
     pub annotations: Option<AnnotatedAnnotations>,
     pub resource: EmbeddedResourceResource,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl EmbeddedResource {
-    /// An `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
         EmbeddedResource {
@@ -898,11 +898,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::EmptyResult;
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptRequest {
-    /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<GetPromptRequestParams>) -> Self {
         GetPromptRequest {
@@ -934,11 +934,11 @@ pub struct GetPromptRequestParams {
     pub name: String,
     /// Arguments to use for templating the prompt.
     pub arguments: Option<crate::IndexMap<String, String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptRequestParams {
-    /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         GetPromptRequestParams {
@@ -971,11 +971,11 @@ pub struct GetPromptResult {
     /// An optional description for the prompt.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptResult {
-    /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         GetPromptResult {
@@ -1051,11 +1051,11 @@ pub struct ImageContent {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ImageContent {
-    /// An `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         data: impl ::std::convert::Into<String>,
@@ -1111,11 +1111,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::Implementation;
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequest {
     pub params: InitializeRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializeRequest {
-    /// A `InitializeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<InitializeRequestParams>) -> Self {
         InitializeRequest {
@@ -1150,11 +1150,11 @@ pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializeRequestParams {
-    /// A `InitializeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
@@ -1197,11 +1197,11 @@ pub struct InitializeResult {
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     pub instructions: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializeResult {
-    /// A `InitializeResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
@@ -1328,11 +1328,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ListPromptsResult;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesRequest {
     pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourceTemplatesRequest {
-    /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListResourceTemplatesRequest {
@@ -1394,11 +1394,11 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: Vec<ResourceTemplate>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourceTemplatesResult {
-    /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         ListResourceTemplatesResult {
@@ -1475,11 +1475,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesRequest {
     pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourcesRequest {
-    /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListResourcesRequest {
@@ -1540,11 +1540,11 @@ pub struct ListResourcesResult {
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
     pub resources: Vec<Resource>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourcesResult {
-    /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resources: Vec<Resource>) -> Self {
         ListResourcesResult {
@@ -1624,11 +1624,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ListRootsResult;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsRequest {
     pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListToolsRequest {
-    /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListToolsRequest {
@@ -1689,11 +1689,11 @@ pub struct ListToolsResult {
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
     pub tools: Vec<Tool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListToolsResult {
-    /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(tools: Vec<Tool>) -> Self {
         ListToolsResult {
@@ -1786,11 +1786,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::PingRequest;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ProgressNotification {
-    /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
         ProgressNotification {
@@ -1825,11 +1825,11 @@ pub struct ProgressNotificationParams {
     pub progress: f64,
     /// Total number of items to process (or total progress required), if known.
     pub total: Option<f64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ProgressNotificationParams {
-    /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
@@ -1867,11 +1867,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::PromptListChangedNotification
 pub struct PromptMessage {
     pub role: Role,
     pub content: PromptMessageContent,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptMessage {
-    /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -1960,11 +1960,11 @@ pub struct Resource {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Resource {
-    /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
@@ -2067,11 +2067,11 @@ pub struct ResourceTemplate {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceTemplate {
-    /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri_template: impl ::std::convert::Into<String>,
@@ -2151,11 +2151,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::RootsListChangedNotification;
 pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SamplingMessage {
-    /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -2217,11 +2217,11 @@ pub struct ServerCapabilities {
     pub resources: Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     pub tools: Option<ServerCapabilitiesTools>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilities {
-    /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilities {
@@ -2292,11 +2292,11 @@ pub struct ServerCapabilitiesPrompts {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesPrompts {
-    /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesPrompts {
@@ -2331,11 +2331,11 @@ pub struct ServerCapabilitiesResources {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesResources {
-    /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesResources {
@@ -2376,11 +2376,11 @@ pub struct ServerCapabilitiesTools {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesTools {
-    /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesTools {
@@ -2616,11 +2616,11 @@ pub struct TextContent {
     pub annotations: Option<AnnotatedAnnotations>,
     /// The text content of the message.
     pub text: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TextContent {
-    /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(text: impl ::std::convert::Into<String>) -> Self {
         TextContent {
@@ -2673,11 +2673,11 @@ pub struct Tool {
     ///
     /// Wire name: `inputSchema`.
     pub input_schema: ToolInputSchema,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Tool {
-    /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -2714,11 +2714,11 @@ pub struct ToolInputSchema {
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     pub required: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolInputSchema {
-    /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolInputSchema {

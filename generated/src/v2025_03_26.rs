@@ -38,11 +38,11 @@ pub struct Annotations {
     ///
     /// Maximum: `1`
     pub priority: Option<f64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Annotations {
-    /// An `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         Annotations {
@@ -91,11 +91,11 @@ pub struct AudioContent {
     pub mime_type: String,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl AudioContent {
-    /// An `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         data: impl ::std::convert::Into<String>,
@@ -132,11 +132,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::BlobResourceContents;
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolRequest {
-    /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<CallToolRequestParams>) -> Self {
         CallToolRequest {
@@ -166,11 +166,11 @@ impl crate::Request for CallToolRequest {
 pub struct CallToolRequestParams {
     pub name: String,
     pub arguments: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolRequestParams {
-    /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         CallToolRequestParams {
@@ -216,11 +216,11 @@ pub struct CallToolResult {
     ///
     /// Wire name: `isError`.
     pub is_error: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolResult {
-    /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(content: Vec<CallToolResultContentItem>) -> Self {
         CallToolResult {
@@ -543,11 +543,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::CompleteResultCompletion;
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageRequest {
-    /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<CreateMessageRequestParams>) -> Self {
         CreateMessageRequest {
@@ -597,11 +597,11 @@ pub struct CreateMessageRequestParams {
     pub stop_sequences: Option<Vec<String>>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageRequestParams {
-    /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         CreateMessageRequestParams {
@@ -711,11 +711,11 @@ pub struct CreateMessageResult {
     ///
     /// Wire name: `stopReason`.
     pub stop_reason: Option<CreateMessageResultStopReason>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageResult {
-    /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -840,11 +840,11 @@ pub struct EmbeddedResource {
     pub resource: EmbeddedResourceResource,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl EmbeddedResource {
-    /// An `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
         EmbeddedResource {
@@ -901,11 +901,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::EmptyResult;
 #[derive(Clone, Debug, PartialEq)]
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptRequest {
-    /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<GetPromptRequestParams>) -> Self {
         GetPromptRequest {
@@ -937,11 +937,11 @@ pub struct GetPromptRequestParams {
     pub name: String,
     /// Arguments to use for templating the prompt.
     pub arguments: Option<crate::IndexMap<String, String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptRequestParams {
-    /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         GetPromptRequestParams {
@@ -974,11 +974,11 @@ pub struct GetPromptResult {
     /// An optional description for the prompt.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptResult {
-    /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         GetPromptResult {
@@ -1055,11 +1055,11 @@ pub struct ImageContent {
     pub mime_type: String,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ImageContent {
-    /// An `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         data: impl ::std::convert::Into<String>,
@@ -1098,11 +1098,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::Implementation;
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializeRequest {
     pub params: InitializeRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializeRequest {
-    /// A `InitializeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<InitializeRequestParams>) -> Self {
         InitializeRequest {
@@ -1137,11 +1137,11 @@ pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializeRequestParams {
-    /// A `InitializeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
@@ -1184,11 +1184,11 @@ pub struct InitializeResult {
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     pub instructions: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializeResult {
-    /// A `InitializeResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
@@ -1390,11 +1390,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ListPromptsResult;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourceTemplatesRequest {
     pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourceTemplatesRequest {
-    /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListResourceTemplatesRequest {
@@ -1456,11 +1456,11 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: Vec<ResourceTemplate>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourceTemplatesResult {
-    /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         ListResourceTemplatesResult {
@@ -1537,11 +1537,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResourcesRequest {
     pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourcesRequest {
-    /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListResourcesRequest {
@@ -1602,11 +1602,11 @@ pub struct ListResourcesResult {
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
     pub resources: Vec<Resource>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourcesResult {
-    /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resources: Vec<Resource>) -> Self {
         ListResourcesResult {
@@ -1686,11 +1686,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::ListRootsResult;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListToolsRequest {
     pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListToolsRequest {
-    /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListToolsRequest {
@@ -1751,11 +1751,11 @@ pub struct ListToolsResult {
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
     pub tools: Vec<Tool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListToolsResult {
-    /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(tools: Vec<Tool>) -> Self {
         ListToolsResult {
@@ -1848,11 +1848,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::PingRequest;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ProgressNotification {
-    /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
         ProgressNotification {
@@ -1889,11 +1889,11 @@ pub struct ProgressNotificationParams {
     pub total: Option<f64>,
     /// An optional message describing the current progress.
     pub message: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ProgressNotificationParams {
-    /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
@@ -1939,11 +1939,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::PromptListChangedNotification
 pub struct PromptMessage {
     pub role: Role,
     pub content: PromptMessageContent,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptMessage {
-    /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -2041,11 +2041,11 @@ pub struct Resource {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     pub size: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Resource {
-    /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
@@ -2124,11 +2124,11 @@ pub struct ResourceTemplate {
     pub mime_type: Option<String>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceTemplate {
-    /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri_template: impl ::std::convert::Into<String>,
@@ -2186,11 +2186,11 @@ pub use crate::shared::v2024_11_05_to_v2025_03_26::RootsListChangedNotification;
 pub struct SamplingMessage {
     pub role: Role,
     pub content: SamplingMessageContent,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SamplingMessage {
-    /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -2461,11 +2461,11 @@ pub struct TextContent {
     pub text: String,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TextContent {
-    /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(text: impl ::std::convert::Into<String>) -> Self {
         TextContent {
@@ -2506,11 +2506,11 @@ pub struct Tool {
     pub input_schema: ToolInputSchema,
     /// Optional additional tool information.
     pub annotations: Option<ToolAnnotations>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Tool {
-    /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -2557,11 +2557,11 @@ pub struct ToolInputSchema {
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     pub required: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolInputSchema {
-    /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolInputSchema {

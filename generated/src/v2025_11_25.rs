@@ -81,11 +81,11 @@ pub struct AudioContent {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl AudioContent {
-    /// An `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         data: impl ::std::convert::Into<String>,
@@ -142,11 +142,11 @@ pub struct BlobResourceContents {
     ///
     /// Format: `byte`
     pub blob: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl BlobResourceContents {
-    /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
@@ -205,11 +205,11 @@ pub use crate::shared::v2025_06_18_to_v2025_11_25::BooleanSchema;
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolRequest {
-    /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -258,11 +258,11 @@ pub struct CallToolRequestParams {
     pub name: String,
     /// Arguments to use for the tool call.
     pub arguments: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolRequestParams {
-    /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         CallToolRequestParams {
@@ -363,11 +363,11 @@ pub struct CallToolResult {
     ///
     /// Wire name: `isError`.
     pub is_error: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolResult {
-    /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(content: Vec<ContentBlock>) -> Self {
         CallToolResult {
@@ -448,11 +448,11 @@ crate::rt::object! {
 pub struct CancelTaskRequest {
     pub params: CancelTaskRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelTaskRequest {
-    /// A `CancelTaskRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -490,11 +490,11 @@ pub struct CancelTaskRequestParams {
     ///
     /// Wire name: `taskId`.
     pub task_id: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelTaskRequestParams {
-    /// A `CancelTaskRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         CancelTaskRequestParams {
@@ -548,11 +548,11 @@ pub struct CancelTaskResult {
     ///
     /// Wire name: `pollInterval`.
     pub poll_interval: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelTaskResult {
-    /// A `CancelTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -675,11 +675,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelledNotification {
-    /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
         CancelledNotification {
@@ -721,11 +721,11 @@ pub struct CancelledNotificationParams {
     pub request_id: Option<RequestId>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     pub reason: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelledNotificationParams {
-    /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         CancelledNotificationParams {
@@ -803,11 +803,11 @@ pub struct ClientCapabilities {
     ///
     /// **Later revisions:** Removed in 2026-07-28.
     pub tasks: Option<ClientCapabilitiesTasks>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilities {
-    /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilities {
@@ -876,11 +876,11 @@ crate::rt::object! {
 pub struct ClientCapabilitiesElicitation {
     pub form: Option<crate::Extra>,
     pub url: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesElicitation {
-    /// A `ClientCapabilitiesElicitation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesElicitation {
@@ -923,11 +923,11 @@ pub struct ClientCapabilitiesRoots {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesRoots {
-    /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesRoots {
@@ -961,11 +961,11 @@ pub struct ClientCapabilitiesSampling {
     pub context: Option<crate::Extra>,
     /// Whether the client supports tool use via tools and toolChoice parameters.
     pub tools: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesSampling {
-    /// A `ClientCapabilitiesSampling` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesSampling {
@@ -1008,11 +1008,11 @@ pub struct ClientCapabilitiesTasks {
     pub cancel: Option<crate::Extra>,
     /// Specifies which request types can be augmented with tasks.
     pub requests: Option<ClientCapabilitiesTasksRequests>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesTasks {
-    /// A `ClientCapabilitiesTasks` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesTasks {
@@ -1064,11 +1064,11 @@ pub struct ClientCapabilitiesTasksRequests {
     pub sampling: Option<ClientCapabilitiesTasksRequestsSampling>,
     /// Task support for elicitation-related requests.
     pub elicitation: Option<ClientCapabilitiesTasksRequestsElicitation>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesTasksRequests {
-    /// A `ClientCapabilitiesTasksRequests` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesTasksRequests {
@@ -1113,11 +1113,11 @@ crate::rt::object! {
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
     pub create: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesTasksRequestsElicitation {
-    /// A `ClientCapabilitiesTasksRequestsElicitation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesTasksRequestsElicitation {
@@ -1150,11 +1150,11 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     ///
     /// Wire name: `createMessage`.
     pub create_message: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesTasksRequestsSampling {
-    /// A `ClientCapabilitiesTasksRequestsSampling` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesTasksRequestsSampling {
@@ -1468,11 +1468,11 @@ crate::rt::union! {
 pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequest {
-    /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -1515,11 +1515,11 @@ pub struct CompleteRequestParams {
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
     pub context: Option<CompleteRequestParamsContext>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequestParams {
-    /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
@@ -1581,11 +1581,11 @@ pub struct CompleteRequestParamsArgument {
     pub name: String,
     /// The value of the argument to use for completion matching.
     pub value: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequestParamsArgument {
-    /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -1610,11 +1610,11 @@ crate::rt::object! {
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     pub arguments: Option<crate::IndexMap<String, String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequestParamsContext {
-    /// A `CompleteRequestParamsContext` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         CompleteRequestParamsContext {
@@ -1675,11 +1675,11 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
     pub completion: CompleteResultCompletion,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteResult {
-    /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
         CompleteResult {
@@ -1737,11 +1737,11 @@ pub struct CompleteResultCompletion {
     ///
     /// Wire name: `hasMore`.
     pub has_more: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteResultCompletion {
-    /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(values: Vec<String>) -> Self {
         CompleteResultCompletion {
@@ -1830,11 +1830,11 @@ crate::rt::union! {
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageRequest {
-    /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -1918,11 +1918,11 @@ pub struct CreateMessageRequestParams {
     ///
     /// Wire name: `toolChoice`.
     pub tool_choice: Option<ToolChoice>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageRequestParams {
-    /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         CreateMessageRequestParams {
@@ -2152,11 +2152,11 @@ pub struct CreateMessageResult {
     ///
     /// Wire name: `stopReason`.
     pub stop_reason: Option<CreateMessageResultStopReason>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageResult {
-    /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -2279,11 +2279,11 @@ pub struct CreateTaskResult {
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
     pub task: Task,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateTaskResult {
-    /// A `CreateTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(task: impl ::std::convert::Into<Task>) -> Self {
         CreateTaskResult {
@@ -2339,11 +2339,11 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::Cursor;
 pub struct ElicitRequest {
     pub params: ElicitRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitRequest {
-    /// An `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -2397,11 +2397,11 @@ pub struct ElicitRequestFormParams {
     ///
     /// Wire name: `requestedSchema`.
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitRequestFormParams {
-    /// An `ElicitRequestFormParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         message: impl ::std::convert::Into<String>,
@@ -2505,11 +2505,11 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     pub schema: Option<String>,
     pub properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
     pub required: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitRequestFormParamsRequestedSchema {
-    /// An `ElicitRequestFormParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(properties: crate::IndexMap<String, PrimitiveSchemaDefinition>) -> Self {
         ElicitRequestFormParamsRequestedSchema {
@@ -2595,11 +2595,11 @@ pub struct ElicitRequestURLParams {
     ///
     /// Format: `uri`
     pub url: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitRequestURLParams {
-    /// An `ElicitRequestURLParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         message: impl ::std::convert::Into<String>,
@@ -2691,11 +2691,11 @@ pub struct ElicitResult {
     ///
     /// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
     pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitResult {
-    /// An `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(action: impl ::std::convert::Into<ElicitResultAction>) -> Self {
         ElicitResult {
@@ -2830,11 +2830,11 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitationCompleteNotification {
     pub params: ElicitationCompleteNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitationCompleteNotification {
-    /// An `ElicitationCompleteNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ElicitationCompleteNotificationParams>) -> Self {
         ElicitationCompleteNotification {
@@ -2866,11 +2866,11 @@ pub struct ElicitationCompleteNotificationParams {
     ///
     /// Wire name: `elicitationId`.
     pub elicitation_id: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitationCompleteNotificationParams {
-    /// An `ElicitationCompleteNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(elicitation_id: impl ::std::convert::Into<String>) -> Self {
         ElicitationCompleteNotificationParams {
@@ -2900,11 +2900,11 @@ pub struct EmbeddedResource {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl EmbeddedResource {
-    /// An `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
         EmbeddedResource {
@@ -3002,11 +3002,11 @@ pub struct Error {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Error {
-    /// An `Error` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
         Error {
@@ -3045,11 +3045,11 @@ crate::rt::object! {
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptRequest {
-    /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -3091,11 +3091,11 @@ pub struct GetPromptRequestParams {
     pub name: String,
     /// Arguments to use for templating the prompt.
     pub arguments: Option<crate::IndexMap<String, String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptRequestParams {
-    /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         GetPromptRequestParams {
@@ -3151,11 +3151,11 @@ pub struct GetPromptResult {
     /// An optional description for the prompt.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptResult {
-    /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         GetPromptResult {
@@ -3222,11 +3222,11 @@ crate::rt::object! {
 pub struct GetTaskPayloadRequest {
     pub params: GetTaskPayloadRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskPayloadRequest {
-    /// A `GetTaskPayloadRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -3264,11 +3264,11 @@ pub struct GetTaskPayloadRequestParams {
     ///
     /// Wire name: `taskId`.
     pub task_id: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskPayloadRequestParams {
-    /// A `GetTaskPayloadRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         GetTaskPayloadRequestParams {
@@ -3294,11 +3294,11 @@ pub struct GetTaskPayloadResult {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskPayloadResult {
-    /// A `GetTaskPayloadResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         GetTaskPayloadResult {
@@ -3356,11 +3356,11 @@ crate::rt::object! {
 pub struct GetTaskRequest {
     pub params: GetTaskRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskRequest {
-    /// A `GetTaskRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -3398,11 +3398,11 @@ pub struct GetTaskRequestParams {
     ///
     /// Wire name: `taskId`.
     pub task_id: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskRequestParams {
-    /// A `GetTaskRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         GetTaskRequestParams {
@@ -3456,11 +3456,11 @@ pub struct GetTaskResult {
     ///
     /// Wire name: `pollInterval`.
     pub poll_interval: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskResult {
-    /// A `GetTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -3601,11 +3601,11 @@ pub struct Icon {
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
     pub theme: Option<IconTheme>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Icon {
-    /// An `Icon` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(src: impl ::std::convert::Into<String>) -> Self {
         Icon {
@@ -3674,11 +3674,11 @@ pub struct Icons {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     pub icons: Option<Vec<Icon>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Icons {
-    /// An `Icons` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         Icons {
@@ -3723,11 +3723,11 @@ pub struct ImageContent {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ImageContent {
-    /// An `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         data: impl ::std::convert::Into<String>,
@@ -3799,11 +3799,11 @@ pub struct Implementation {
     ///
     /// Wire name: `websiteUrl`.
     pub website_url: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Implementation {
-    /// An `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -3908,11 +3908,11 @@ crate::rt::object! {
 pub struct InitializeRequest {
     pub params: InitializeRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializeRequest {
-    /// A `InitializeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -3959,11 +3959,11 @@ pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
     /// Wire name: `clientInfo`.
     pub client_info: Implementation,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializeRequestParams {
-    /// A `InitializeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
@@ -4028,11 +4028,11 @@ pub struct InitializeResult {
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     pub instructions: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializeResult {
-    /// A `InitializeResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         protocol_version: impl ::std::convert::Into<String>,
@@ -4110,11 +4110,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializedNotification {
-    /// A `InitializedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         InitializedNotification {
@@ -4158,11 +4158,11 @@ pub struct JSONRPCErrorResponse {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
     pub id: Option<Option<RequestId>>,
     pub error: Error,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCErrorResponse {
-    /// A `JSONRPCErrorResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<Error>) -> Self {
         JSONRPCErrorResponse {
@@ -4222,11 +4222,11 @@ pub struct JSONRPCRequest {
     pub method: String,
     pub params: Option<crate::Extra>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCRequest {
-    /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -4301,11 +4301,11 @@ crate::rt::union! {
 pub struct JSONRPCResultResponse {
     pub id: RequestId,
     pub result: Result,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCResultResponse {
-    /// A `JSONRPCResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -4346,11 +4346,11 @@ pub struct LegacyTitledEnumSchema {
     /// Wire name: `enumNames`.
     pub enum_names: Option<Vec<String>>,
     pub default: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl LegacyTitledEnumSchema {
-    /// A `LegacyTitledEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(r#enum: Vec<String>) -> Self {
         LegacyTitledEnumSchema {
@@ -4405,11 +4405,11 @@ crate::rt::object! {
 pub struct ListPromptsRequest {
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListPromptsRequest {
-    /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListPromptsRequest {
@@ -4469,11 +4469,11 @@ pub struct ListPromptsResult {
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
     pub prompts: Vec<Prompt>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListPromptsResult {
-    /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(prompts: Vec<Prompt>) -> Self {
         ListPromptsResult {
@@ -4551,11 +4551,11 @@ crate::rt::object! {
 pub struct ListResourceTemplatesRequest {
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourceTemplatesRequest {
-    /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListResourceTemplatesRequest {
@@ -4616,11 +4616,11 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: Option<Cursor>,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: Vec<ResourceTemplate>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourceTemplatesResult {
-    /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resource_templates: Vec<ResourceTemplate>) -> Self {
         ListResourceTemplatesResult {
@@ -4698,11 +4698,11 @@ crate::rt::object! {
 pub struct ListResourcesRequest {
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourcesRequest {
-    /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListResourcesRequest {
@@ -4762,11 +4762,11 @@ pub struct ListResourcesResult {
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
     pub resources: Vec<Resource>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourcesResult {
-    /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resources: Vec<Resource>) -> Self {
         ListResourcesResult {
@@ -4852,11 +4852,11 @@ crate::rt::object! {
 pub struct ListRootsRequest {
     pub params: Option<RequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListRootsRequest {
-    /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListRootsRequest {
@@ -4902,11 +4902,11 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
     pub roots: Vec<Root>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListRootsResult {
-    /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(roots: Vec<Root>) -> Self {
         ListRootsResult {
@@ -4962,11 +4962,11 @@ crate::rt::object! {
 pub struct ListTasksRequest {
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListTasksRequest {
-    /// A `ListTasksRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListTasksRequest {
@@ -5028,11 +5028,11 @@ pub struct ListTasksResult {
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
     pub tasks: Vec<Task>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListTasksResult {
-    /// A `ListTasksResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(tasks: Vec<Task>) -> Self {
         ListTasksResult {
@@ -5110,11 +5110,11 @@ crate::rt::object! {
 pub struct ListToolsRequest {
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListToolsRequest {
-    /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         ListToolsRequest {
@@ -5174,11 +5174,11 @@ pub struct ListToolsResult {
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
     pub tools: Vec<Tool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListToolsResult {
-    /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(tools: Vec<Tool>) -> Self {
         ListToolsResult {
@@ -5297,11 +5297,11 @@ crate::rt::string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl LoggingMessageNotification {
-    /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
@@ -5341,11 +5341,11 @@ pub struct LoggingMessageNotificationParams {
     pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl LoggingMessageNotificationParams {
-    /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
@@ -5430,11 +5430,11 @@ pub struct NotificationParams {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl NotificationParams {
-    /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         NotificationParams {
@@ -5468,11 +5468,11 @@ pub struct NumberSchema {
     pub minimum: Option<f64>,
     pub maximum: Option<f64>,
     pub default: Option<f64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl NumberSchema {
-    /// A `NumberSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(r#type: impl ::std::convert::Into<NumberSchemaType>) -> Self {
         NumberSchema {
@@ -5552,11 +5552,11 @@ pub struct PaginatedRequest {
     pub method: String,
     pub params: Option<PaginatedRequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PaginatedRequest {
-    /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -5597,11 +5597,11 @@ pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     pub cursor: Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PaginatedRequestParams {
-    /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         PaginatedRequestParams {
@@ -5661,11 +5661,11 @@ pub struct PaginatedResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PaginatedResult {
-    /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         PaginatedResult {
@@ -5734,11 +5734,11 @@ crate::rt::object! {
 pub struct PingRequest {
     pub params: Option<RequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PingRequest {
-    /// A `PingRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: impl ::std::convert::Into<RequestId>) -> Self {
         PingRequest {
@@ -5820,11 +5820,11 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ProgressNotification {
-    /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
         ProgressNotification {
@@ -5866,11 +5866,11 @@ pub struct ProgressNotificationParams {
     pub total: Option<f64>,
     /// An optional message describing the current progress.
     pub message: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ProgressNotificationParams {
-    /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
@@ -5999,11 +5999,11 @@ pub struct Prompt {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Prompt {
-    /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         Prompt {
@@ -6116,11 +6116,11 @@ pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptArgument;
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptListChangedNotification {
-    /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         PromptListChangedNotification {
@@ -6164,11 +6164,11 @@ impl crate::Notification for PromptListChangedNotification {
 pub struct PromptMessage {
     pub role: Role,
     pub content: ContentBlock,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptMessage {
-    /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -6197,11 +6197,11 @@ pub use crate::shared::v2025_06_18_to_v2025_11_25::PromptReference;
 pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceRequest {
-    /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -6243,11 +6243,11 @@ pub struct ReadResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceRequestParams {
-    /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ReadResourceRequestParams {
@@ -6302,11 +6302,11 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
     pub contents: Vec<ReadResourceResultContentsItem>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceResult {
-    /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
         ReadResourceResult {
@@ -6388,11 +6388,11 @@ pub struct RelatedTaskMetadata {
     ///
     /// Wire name: `taskId`.
     pub task_id: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl RelatedTaskMetadata {
-    /// A `RelatedTaskMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         RelatedTaskMetadata {
@@ -6457,11 +6457,11 @@ pub struct RequestParams {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<RequestParamsMeta>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl RequestParams {
-    /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         RequestParams {
@@ -6494,11 +6494,11 @@ pub struct RequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: Option<ProgressToken>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl RequestParamsMeta {
-    /// A `RequestParamsMeta` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         RequestParamsMeta {
@@ -6580,11 +6580,11 @@ pub struct Resource {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Resource {
-    /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -6739,11 +6739,11 @@ pub struct ResourceContents {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceContents {
-    /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceContents {
@@ -6822,11 +6822,11 @@ pub struct ResourceLink {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceLink {
-    /// A `ResourceLink` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -6995,11 +6995,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceListChangedNotification {
-    /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ResourceListChangedNotification {
@@ -7048,11 +7048,11 @@ pub struct ResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceRequestParams {
-    /// A `ResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceRequestParams {
@@ -7129,11 +7129,11 @@ pub struct ResourceTemplate {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceTemplate {
-    /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -7267,11 +7267,11 @@ pub use crate::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceUpdatedNotification {
-    /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
@@ -7307,11 +7307,11 @@ pub struct ResourceUpdatedNotificationParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceUpdatedNotificationParams {
-    /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceUpdatedNotificationParams {
@@ -7352,11 +7352,11 @@ pub struct Result {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Result {
-    /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         Result {
@@ -7415,11 +7415,11 @@ pub struct Root {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Root {
-    /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         Root {
@@ -7462,11 +7462,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl RootsListChangedNotification {
-    /// A `RootsListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         RootsListChangedNotification {
@@ -7513,11 +7513,11 @@ pub struct SamplingMessage {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SamplingMessage {
-    /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -7642,11 +7642,11 @@ pub struct ServerCapabilities {
     ///
     /// **Later revisions:** Removed in 2026-07-28.
     pub tasks: Option<ServerCapabilitiesTasks>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilities {
-    /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilities {
@@ -7733,11 +7733,11 @@ pub struct ServerCapabilitiesPrompts {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesPrompts {
-    /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesPrompts {
@@ -7772,11 +7772,11 @@ pub struct ServerCapabilitiesResources {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesResources {
-    /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesResources {
@@ -7819,11 +7819,11 @@ pub struct ServerCapabilitiesTasks {
     pub cancel: Option<crate::Extra>,
     /// Specifies which request types can be augmented with tasks.
     pub requests: Option<ServerCapabilitiesTasksRequests>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesTasks {
-    /// A `ServerCapabilitiesTasks` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesTasks {
@@ -7873,11 +7873,11 @@ crate::rt::object! {
 pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
     pub tools: Option<ServerCapabilitiesTasksRequestsTools>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesTasksRequests {
-    /// A `ServerCapabilitiesTasksRequests` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesTasksRequests {
@@ -7911,11 +7911,11 @@ crate::rt::object! {
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
     pub call: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesTasksRequestsTools {
-    /// A `ServerCapabilitiesTasksRequestsTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesTasksRequestsTools {
@@ -7948,11 +7948,11 @@ pub struct ServerCapabilitiesTools {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesTools {
-    /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesTools {
@@ -8272,11 +8272,11 @@ crate::rt::union! {
 pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SetLevelRequest {
-    /// A `SetLevelRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -8318,11 +8318,11 @@ pub struct SetLevelRequestParams {
     pub meta: Option<RequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SetLevelRequestParams {
-    /// A `SetLevelRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>) -> Self {
         SetLevelRequestParams {
@@ -8391,11 +8391,11 @@ pub struct StringSchema {
     pub max_length: Option<i64>,
     pub format: Option<StringSchemaFormat>,
     pub default: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl StringSchema {
-    /// A `StringSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         StringSchema {
@@ -8492,11 +8492,11 @@ crate::rt::string_enum! {
 pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscribeRequest {
-    /// A `SubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -8540,11 +8540,11 @@ pub struct SubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscribeRequestParams {
-    /// A `SubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         SubscribeRequestParams {
@@ -8626,11 +8626,11 @@ pub struct Task {
     ///
     /// Wire name: `pollInterval`.
     pub poll_interval: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Task {
-    /// A `Task` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -8693,11 +8693,11 @@ pub struct TaskAugmentedRequestParams {
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
     pub task: Option<TaskMetadata>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskAugmentedRequestParams {
-    /// A `TaskAugmentedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         TaskAugmentedRequestParams {
@@ -8753,11 +8753,11 @@ crate::rt::object! {
 pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
     pub ttl: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskMetadata {
-    /// A `TaskMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         TaskMetadata {
@@ -8819,11 +8819,11 @@ crate::rt::string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskStatusNotification {
     pub params: TaskStatusNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskStatusNotification {
-    /// A `TaskStatusNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<TaskStatusNotificationParams>) -> Self {
         TaskStatusNotification {
@@ -8887,11 +8887,11 @@ pub struct TaskStatusNotificationParams {
     ///
     /// Wire name: `pollInterval`.
     pub poll_interval: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskStatusNotificationParams {
-    /// A `TaskStatusNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -8999,11 +8999,11 @@ pub struct TextContent {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TextContent {
-    /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(text: impl ::std::convert::Into<String>) -> Self {
         TextContent {
@@ -9051,11 +9051,11 @@ pub struct TextResourceContents {
     pub meta: Option<crate::Extra>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TextResourceContents {
-    /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
@@ -9126,11 +9126,11 @@ pub struct TitledMultiSelectEnumSchema {
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Optional default value.
     pub default: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledMultiSelectEnumSchema {
-    /// A `TitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>) -> Self {
         TitledMultiSelectEnumSchema {
@@ -9193,11 +9193,11 @@ pub struct TitledMultiSelectEnumSchemaItems {
     ///
     /// Wire name: `anyOf`.
     pub any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledMultiSelectEnumSchemaItems {
-    /// A `TitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
         TitledMultiSelectEnumSchemaItems {
@@ -9219,11 +9219,11 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub r#const: String,
     /// Display title for this option.
     pub title: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         r#const: impl ::std::convert::Into<String>,
@@ -9258,11 +9258,11 @@ pub struct TitledSingleSelectEnumSchema {
     pub one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional default value.
     pub default: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledSingleSelectEnumSchema {
-    /// A `TitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
         TitledSingleSelectEnumSchema {
@@ -9309,11 +9309,11 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub r#const: String,
     /// Display label for this option.
     pub title: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledSingleSelectEnumSchemaOneOfItem {
-    /// A `TitledSingleSelectEnumSchemaOneOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         r#const: impl ::std::convert::Into<String>,
@@ -9383,11 +9383,11 @@ pub struct Tool {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Tool {
-    /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -9573,11 +9573,11 @@ pub struct ToolAnnotations {
     ///
     /// Wire name: `openWorldHint`.
     pub open_world_hint: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolAnnotations {
-    /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolAnnotations {
@@ -9645,11 +9645,11 @@ pub struct ToolChoice {
     /// - "required": Model MUST use at least one tool before completing
     /// - "none": Model MUST NOT use any tools
     pub mode: Option<ToolChoiceMode>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolChoice {
-    /// A `ToolChoice` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolChoice {
@@ -9710,11 +9710,11 @@ pub struct ToolExecution {
     ///
     /// Wire name: `taskSupport`.
     pub task_support: Option<ToolExecutionTaskSupport>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolExecution {
-    /// A `ToolExecution` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolExecution {
@@ -9772,11 +9772,11 @@ pub struct ToolInputSchema {
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     pub required: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolInputSchema {
-    /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolInputSchema {
@@ -9827,11 +9827,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolListChangedNotification {
-    /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolListChangedNotification {
@@ -9878,11 +9878,11 @@ pub struct ToolOutputSchema {
     pub properties: Option<crate::IndexMap<String, crate::Extra>>,
     /// **Later revisions:** No longer named in 2026-07-28, but still allowed there by the parent's `[key: string]` index signature (kept as an unknown member).
     pub required: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolOutputSchema {
-    /// A `ToolOutputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolOutputSchema {
@@ -9963,11 +9963,11 @@ pub struct ToolResultContent {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolResultContent {
-    /// A `ToolResultContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(tool_use_id: impl ::std::convert::Into<String>, content: Vec<ContentBlock>) -> Self {
         ToolResultContent {
@@ -10034,11 +10034,11 @@ pub struct ToolUseContent {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolUseContent {
-    /// A `ToolUseContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<String>,
@@ -10082,11 +10082,11 @@ pub struct URLElicitationRequiredError {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
     pub id: Option<Option<RequestId>>,
     pub error: URLElicitationRequiredErrorError,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl URLElicitationRequiredError {
-    /// A `URLElicitationRequiredError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: Option<RequestId>,
@@ -10116,11 +10116,11 @@ pub struct URLElicitationRequiredErrorError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: URLElicitationRequiredErrorErrorData,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl URLElicitationRequiredErrorError {
-    /// A `URLElicitationRequiredErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         message: impl ::std::convert::Into<String>,
@@ -10152,11 +10152,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct URLElicitationRequiredErrorErrorData {
     pub elicitations: Vec<ElicitRequestURLParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl URLElicitationRequiredErrorErrorData {
-    /// A `URLElicitationRequiredErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(elicitations: Vec<ElicitRequestURLParams>) -> Self {
         URLElicitationRequiredErrorErrorData {
@@ -10197,11 +10197,11 @@ pub const URL_ELICITATION_REQUIRED: i64 = -32042i64;
 pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequest {
-    /// An `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -10245,11 +10245,11 @@ pub struct UnsubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequestParams {
-    /// An `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         UnsubscribeRequestParams {
@@ -10317,11 +10317,11 @@ pub struct UntitledMultiSelectEnumSchema {
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Optional default value.
     pub default: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchema {
-    /// An `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>) -> Self {
         UntitledMultiSelectEnumSchema {
@@ -10384,11 +10384,11 @@ crate::rt::object! {
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
     pub r#enum: Vec<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchemaItems {
-    /// An `UntitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(r#enum: Vec<String>) -> Self {
         UntitledMultiSelectEnumSchemaItems {
@@ -10417,11 +10417,11 @@ pub struct UntitledSingleSelectEnumSchema {
     pub r#enum: Vec<String>,
     /// Optional default value.
     pub default: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UntitledSingleSelectEnumSchema {
-    /// An `UntitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(r#enum: Vec<String>) -> Self {
         UntitledSingleSelectEnumSchema {

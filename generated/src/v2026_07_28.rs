@@ -78,11 +78,11 @@ pub struct AudioContent {
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl AudioContent {
-    /// An `AudioContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         data: impl ::std::convert::Into<String>,
@@ -133,11 +133,11 @@ pub struct BaseMetadata {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     pub title: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl BaseMetadata {
-    /// A `BaseMetadata` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         BaseMetadata {
@@ -185,11 +185,11 @@ pub struct BlobResourceContents {
     ///
     /// Format: `byte`
     pub blob: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl BlobResourceContents {
-    /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
@@ -256,11 +256,11 @@ pub struct BooleanSchema {
     pub title: Option<String>,
     pub description: Option<String>,
     pub default: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl BooleanSchema {
-    /// A `BooleanSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         BooleanSchema {
@@ -348,11 +348,11 @@ pub struct CacheableResult {
     ///
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CacheableResult {
-    /// A `CacheableResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         ttl_ms: i64,
@@ -454,11 +454,11 @@ crate::rt::string_enum! {
 pub struct CallToolRequest {
     pub params: CallToolRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolRequest {
-    /// A `CallToolRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -550,11 +550,11 @@ pub struct CallToolRequestParams {
     pub name: String,
     /// Arguments to use for the tool call.
     pub arguments: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolRequestParams {
-    /// A `CallToolRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
@@ -726,11 +726,11 @@ pub struct CallToolResult {
     ///
     /// Wire name: `isError`.
     pub is_error: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolResult {
-    /// A `CallToolResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(content: Vec<ContentBlock>) -> Self {
         CallToolResult {
@@ -828,11 +828,11 @@ crate::rt::object! {
 pub struct CallToolResultResponse {
     pub id: RequestId,
     pub result: CallToolResultResponseResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolResultResponse {
-    /// A `CallToolResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -914,11 +914,11 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelledNotification {
-    /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
         CancelledNotification {
@@ -965,11 +965,11 @@ pub struct CancelledNotificationParams {
     pub request_id: RequestId,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     pub reason: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelledNotificationParams {
-    /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(request_id: impl ::std::convert::Into<RequestId>) -> Self {
         CancelledNotificationParams {
@@ -1108,11 +1108,11 @@ pub struct ClientCapabilities {
     /// }
     /// ```
     pub extensions: Option<crate::IndexMap<String, JSONObject>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilities {
-    /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilities {
@@ -1183,11 +1183,11 @@ crate::rt::object! {
 pub struct ClientCapabilitiesElicitation {
     pub form: Option<JSONObject>,
     pub url: Option<JSONObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesElicitation {
-    /// A `ClientCapabilitiesElicitation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesElicitation {
@@ -1224,11 +1224,11 @@ crate::rt::object! {
 /// The inline object type of `ClientCapabilities.roots` in the schema (named from its parent and field; see [`ClientCapabilities`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClientCapabilitiesRoots {
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesRoots {
-    /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesRoots {
@@ -1253,11 +1253,11 @@ pub struct ClientCapabilitiesSampling {
     pub context: Option<JSONObject>,
     /// Whether the client supports tool use via `tools` and `toolChoice` parameters.
     pub tools: Option<JSONObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesSampling {
-    /// A `ClientCapabilitiesSampling` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesSampling {
@@ -1455,11 +1455,11 @@ pub type ClientResult = EmptyResult;
 pub struct CompleteRequest {
     pub params: CompleteRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequest {
-    /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -1554,11 +1554,11 @@ pub struct CompleteRequestParams {
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
     pub context: Option<CompleteRequestParamsContext>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequestParams {
-    /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
@@ -1615,11 +1615,11 @@ pub struct CompleteRequestParamsArgument {
     pub name: String,
     /// The value of the argument to use for completion matching.
     pub value: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequestParamsArgument {
-    /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -1644,11 +1644,11 @@ crate::rt::object! {
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     pub arguments: Option<crate::IndexMap<String, String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequestParamsContext {
-    /// A `CompleteRequestParamsContext` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         CompleteRequestParamsContext {
@@ -1745,11 +1745,11 @@ pub struct CompleteResult {
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
     pub completion: CompleteResultCompletion,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteResult {
-    /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
         CompleteResult {
@@ -1812,11 +1812,11 @@ pub struct CompleteResultCompletion {
     ///
     /// Wire name: `hasMore`.
     pub has_more: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteResultCompletion {
-    /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(values: Vec<String>) -> Self {
         CompleteResultCompletion {
@@ -1871,11 +1871,11 @@ crate::rt::object! {
 pub struct CompleteResultResponse {
     pub id: RequestId,
     pub result: CompleteResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteResultResponse {
-    /// A `CompleteResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -1985,11 +1985,11 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CreateMessageRequest {
     pub params: CreateMessageRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageRequest {
-    /// A `CreateMessageRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<CreateMessageRequestParams>) -> Self {
         CreateMessageRequest {
@@ -2194,11 +2194,11 @@ pub struct CreateMessageRequestParams {
     ///
     /// Wire name: `toolChoice`.
     pub tool_choice: Option<ToolChoice>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageRequestParams {
-    /// A `CreateMessageRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: i64) -> Self {
         CreateMessageRequestParams {
@@ -2394,11 +2394,11 @@ pub struct CreateMessageResult {
     ///
     /// Wire name: `stopReason`.
     pub stop_reason: Option<CreateMessageResultStopReason>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateMessageResult {
-    /// A `CreateMessageResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -2514,11 +2514,11 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::Cursor;
 pub struct DiscoverRequest {
     pub params: RequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl DiscoverRequest {
-    /// A `DiscoverRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -2631,11 +2631,11 @@ pub struct DiscoverResult {
     /// focus on information that helps the model use the server effectively
     /// and should not duplicate information already in tool descriptions.
     pub instructions: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl DiscoverResult {
-    /// A `DiscoverResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         ttl_ms: i64,
@@ -2761,11 +2761,11 @@ crate::rt::object! {
 pub struct DiscoverResultResponse {
     pub id: RequestId,
     pub result: DiscoverResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl DiscoverResultResponse {
-    /// A `DiscoverResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -2815,11 +2815,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElicitRequest {
     pub params: ElicitRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitRequest {
-    /// An `ElicitRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ElicitRequestParams>) -> Self {
         ElicitRequest {
@@ -2903,11 +2903,11 @@ pub struct ElicitRequestFormParams {
     ///
     /// Wire name: `requestedSchema`.
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitRequestFormParams {
-    /// An `ElicitRequestFormParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         message: impl ::std::convert::Into<String>,
@@ -2959,11 +2959,11 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     pub schema: Option<String>,
     pub properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
     pub required: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitRequestFormParamsRequestedSchema {
-    /// An `ElicitRequestFormParamsRequestedSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(properties: crate::IndexMap<String, PrimitiveSchemaDefinition>) -> Self {
         ElicitRequestFormParamsRequestedSchema {
@@ -3041,11 +3041,11 @@ pub struct ElicitRequestURLParams {
     ///
     /// Format: `uri`
     pub url: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitRequestURLParams {
-    /// An `ElicitRequestURLParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         message: impl ::std::convert::Into<String>,
@@ -3112,11 +3112,11 @@ pub struct ElicitResult {
     ///
     /// **Corrected by the generator:** any number (`f64`) instead of an integer: a form field's `NumberSchema` may have `type: "number"`, so the client's answer can be any number (`0.25`), but the schema types the answer as `number` without `@TJS-type number`, which reads as an integer.
     pub content: Option<crate::IndexMap<String, ElicitResultContentValue>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ElicitResult {
-    /// An `ElicitResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(action: impl ::std::convert::Into<ElicitResultAction>) -> Self {
         ElicitResult {
@@ -3237,11 +3237,11 @@ pub struct EmbeddedResource {
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl EmbeddedResource {
-    /// An `EmbeddedResource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(resource: impl ::std::convert::Into<EmbeddedResourceResource>) -> Self {
         EmbeddedResource {
@@ -3339,11 +3339,11 @@ pub struct Error {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Error {
-    /// An `Error` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
         Error {
@@ -3406,11 +3406,11 @@ crate::rt::object! {
 pub struct GetPromptRequest {
     pub params: GetPromptRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptRequest {
-    /// A `GetPromptRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -3482,11 +3482,11 @@ pub struct GetPromptRequestParams {
     pub name: String,
     /// Arguments to use for templating the prompt.
     pub arguments: Option<crate::IndexMap<String, String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptRequestParams {
-    /// A `GetPromptRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
@@ -3606,11 +3606,11 @@ pub struct GetPromptResult {
     /// An optional description for the prompt.
     pub description: Option<String>,
     pub messages: Vec<PromptMessage>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptResult {
-    /// A `GetPromptResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(messages: Vec<PromptMessage>) -> Self {
         GetPromptResult {
@@ -3700,11 +3700,11 @@ crate::rt::object! {
 pub struct GetPromptResultResponse {
     pub id: RequestId,
     pub result: GetPromptResultResponseResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptResultResponse {
-    /// A `GetPromptResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -3788,11 +3788,11 @@ pub struct HeaderMismatchError {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
     pub id: Option<Option<RequestId>>,
     pub error: HeaderMismatchErrorError,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl HeaderMismatchError {
-    /// A `HeaderMismatchError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: Option<RequestId>,
@@ -3822,11 +3822,11 @@ pub struct HeaderMismatchErrorError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl HeaderMismatchErrorError {
-    /// A `HeaderMismatchErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         HeaderMismatchErrorError {
@@ -3904,11 +3904,11 @@ pub struct Icon {
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
     pub theme: Option<IconTheme>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Icon {
-    /// An `Icon` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(src: impl ::std::convert::Into<String>) -> Self {
         Icon {
@@ -3977,11 +3977,11 @@ pub struct Icons {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     pub icons: Option<Vec<Icon>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Icons {
-    /// An `Icons` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         Icons {
@@ -4038,11 +4038,11 @@ pub struct ImageContent {
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ImageContent {
-    /// An `ImageContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         data: impl ::std::convert::Into<String>,
@@ -4115,11 +4115,11 @@ pub struct Implementation {
     ///
     /// Wire name: `websiteUrl`.
     pub website_url: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Implementation {
-    /// An `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -4374,11 +4374,11 @@ pub struct InputRequiredResult {
     ///
     /// Wire name: `requestState`.
     pub request_state: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InputRequiredResult {
-    /// An `InputRequiredResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         InputRequiredResult {
@@ -4500,11 +4500,11 @@ pub struct InputResponseRequestParams {
     ///
     /// Wire name: `requestState`.
     pub request_state: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InputResponseRequestParams {
-    /// An `InputResponseRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(meta: impl ::std::convert::Into<RequestMetaObject>) -> Self {
         InputResponseRequestParams {
@@ -4599,11 +4599,11 @@ pub struct InternalError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InternalError {
-    /// An `InternalError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         InternalError {
@@ -4703,11 +4703,11 @@ pub struct InvalidParamsError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InvalidParamsError {
-    /// An `InvalidParamsError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         InvalidParamsError {
@@ -4762,11 +4762,11 @@ pub struct InvalidRequestError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InvalidRequestError {
-    /// An `InvalidRequestError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         InvalidRequestError {
@@ -4822,11 +4822,11 @@ pub struct JSONRPCErrorResponse {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
     pub id: Option<Option<RequestId>>,
     pub error: Error,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCErrorResponse {
-    /// A `JSONRPCErrorResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<Error>) -> Self {
         JSONRPCErrorResponse {
@@ -4886,11 +4886,11 @@ pub struct JSONRPCRequest {
     pub method: String,
     pub params: Option<crate::Extra>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCRequest {
-    /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -4965,11 +4965,11 @@ crate::rt::union! {
 pub struct JSONRPCResultResponse {
     pub id: RequestId,
     pub result: Result,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCResultResponse {
-    /// A `JSONRPCResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -5012,11 +5012,11 @@ pub struct LegacyTitledEnumSchema {
     /// Wire name: `enumNames`.
     pub enum_names: Option<Vec<String>>,
     pub default: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl LegacyTitledEnumSchema {
-    /// A `LegacyTitledEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(r#enum: Vec<String>) -> Self {
         LegacyTitledEnumSchema {
@@ -5091,11 +5091,11 @@ crate::rt::object! {
 pub struct ListPromptsRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListPromptsRequest {
-    /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -5223,11 +5223,11 @@ pub struct ListPromptsResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     pub prompts: Vec<Prompt>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListPromptsResult {
-    /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         ttl_ms: i64,
@@ -5375,11 +5375,11 @@ crate::rt::object! {
 pub struct ListPromptsResultResponse {
     pub id: RequestId,
     pub result: ListPromptsResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListPromptsResultResponse {
-    /// A `ListPromptsResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -5427,11 +5427,11 @@ crate::rt::object! {
 pub struct ListResourceTemplatesRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourceTemplatesRequest {
-    /// A `ListResourceTemplatesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -5555,11 +5555,11 @@ pub struct ListResourceTemplatesResult {
     pub cache_scope: CacheableResultCacheScope,
     /// Wire name: `resourceTemplates`.
     pub resource_templates: Vec<ResourceTemplate>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourceTemplatesResult {
-    /// A `ListResourceTemplatesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         ttl_ms: i64,
@@ -5701,11 +5701,11 @@ crate::rt::object! {
 pub struct ListResourceTemplatesResultResponse {
     pub id: RequestId,
     pub result: ListResourceTemplatesResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourceTemplatesResultResponse {
-    /// A `ListResourceTemplatesResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -5753,11 +5753,11 @@ crate::rt::object! {
 pub struct ListResourcesRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourcesRequest {
-    /// A `ListResourcesRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -5880,11 +5880,11 @@ pub struct ListResourcesResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     pub resources: Vec<Resource>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourcesResult {
-    /// A `ListResourcesResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         ttl_ms: i64,
@@ -6027,11 +6027,11 @@ crate::rt::object! {
 pub struct ListResourcesResultResponse {
     pub id: RequestId,
     pub result: ListResourcesResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListResourcesResultResponse {
-    /// A `ListResourcesResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -6077,11 +6077,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
     pub params: Option<ListRootsRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListRootsRequest {
-    /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListRootsRequest {
@@ -6122,11 +6122,11 @@ impl crate::InputRequest for ListRootsRequest {
 pub struct ListRootsRequestParams {
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListRootsRequestParams {
-    /// A `ListRootsRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListRootsRequestParams {
@@ -6192,11 +6192,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsResult {
     pub roots: Vec<Root>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListRootsResult {
-    /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(roots: Vec<Root>) -> Self {
         ListRootsResult {
@@ -6238,11 +6238,11 @@ crate::rt::object! {
 pub struct ListToolsRequest {
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListToolsRequest {
-    /// A `ListToolsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -6373,11 +6373,11 @@ pub struct ListToolsResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     pub tools: Vec<Tool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListToolsResult {
-    /// A `ListToolsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         ttl_ms: i64,
@@ -6528,11 +6528,11 @@ crate::rt::object! {
 pub struct ListToolsResultResponse {
     pub id: RequestId,
     pub result: ListToolsResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListToolsResultResponse {
-    /// A `ListToolsResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -6625,11 +6625,11 @@ crate::rt::string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl LoggingMessageNotification {
-    /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
@@ -6685,11 +6685,11 @@ pub struct LoggingMessageNotificationParams {
     pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl LoggingMessageNotificationParams {
-    /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
@@ -6790,11 +6790,11 @@ pub struct MethodNotFoundError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl MethodNotFoundError {
-    /// A `MethodNotFoundError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         MethodNotFoundError {
@@ -6866,11 +6866,11 @@ pub struct MissingRequiredClientCapabilityError {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
     pub id: Option<Option<RequestId>>,
     pub error: MissingRequiredClientCapabilityErrorError,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl MissingRequiredClientCapabilityError {
-    /// A `MissingRequiredClientCapabilityError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: Option<RequestId>,
@@ -6900,11 +6900,11 @@ pub struct MissingRequiredClientCapabilityErrorError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: MissingRequiredClientCapabilityErrorErrorData,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl MissingRequiredClientCapabilityErrorError {
-    /// A `MissingRequiredClientCapabilityErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         message: impl ::std::convert::Into<String>,
@@ -6939,11 +6939,11 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
     ///
     /// Wire name: `requiredCapabilities`.
     pub required_capabilities: ClientCapabilities,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl MissingRequiredClientCapabilityErrorErrorData {
-    /// A `MissingRequiredClientCapabilityErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(required_capabilities: impl ::std::convert::Into<ClientCapabilities>) -> Self {
         MissingRequiredClientCapabilityErrorErrorData {
@@ -6978,11 +6978,11 @@ pub struct ModelHint {
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     pub name: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ModelHint {
-    /// A `ModelHint` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ModelHint {
@@ -7077,11 +7077,11 @@ pub struct ModelPreferences {
     ///
     /// Wire name: `intelligencePriority`.
     pub intelligence_priority: Option<f64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ModelPreferences {
-    /// A `ModelPreferences` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ModelPreferences {
@@ -7176,11 +7176,11 @@ pub struct NotificationMetaObject {
     ///
     /// Wire name: `io.modelcontextprotocol/subscriptionId`.
     pub io_modelcontextprotocol_subscription_id: Option<RequestId>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl NotificationMetaObject {
-    /// A `NotificationMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         NotificationMetaObject {
@@ -7226,11 +7226,11 @@ crate::rt::object! {
 pub struct NotificationParams {
     /// Wire name: `_meta`.
     pub meta: Option<NotificationMetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl NotificationParams {
-    /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         NotificationParams {
@@ -7276,11 +7276,11 @@ pub struct NumberSchema {
     pub minimum: Option<f64>,
     pub maximum: Option<f64>,
     pub default: Option<f64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl NumberSchema {
-    /// A `NumberSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(r#type: impl ::std::convert::Into<NumberSchemaType>) -> Self {
         NumberSchema {
@@ -7360,11 +7360,11 @@ pub struct PaginatedRequest {
     pub method: String,
     pub params: PaginatedRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PaginatedRequest {
-    /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -7412,11 +7412,11 @@ pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     pub cursor: Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PaginatedRequestParams {
-    /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(meta: impl ::std::convert::Into<RequestMetaObject>) -> Self {
         PaginatedRequestParams {
@@ -7475,11 +7475,11 @@ pub struct PaginatedResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PaginatedResult {
-    /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         PaginatedResult {
@@ -7562,11 +7562,11 @@ pub struct ParseError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ParseError {
-    /// A `ParseError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(message: impl ::std::convert::Into<String>) -> Self {
         ParseError {
@@ -7673,11 +7673,11 @@ crate::rt::union! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgressNotification {
     pub params: ProgressNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ProgressNotification {
-    /// A `ProgressNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ProgressNotificationParams>) -> Self {
         ProgressNotification {
@@ -7728,11 +7728,11 @@ pub struct ProgressNotificationParams {
     pub total: Option<f64>,
     /// An optional message describing the current progress.
     pub message: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ProgressNotificationParams {
-    /// A `ProgressNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(progress_token: impl ::std::convert::Into<ProgressToken>, progress: f64) -> Self {
         ProgressNotificationParams {
@@ -7859,11 +7859,11 @@ pub struct Prompt {
     pub arguments: Option<Vec<PromptArgument>>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Prompt {
-    /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         Prompt {
@@ -7982,11 +7982,11 @@ pub struct PromptArgument {
     pub description: Option<String>,
     /// Whether this argument must be provided.
     pub required: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptArgument {
-    /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptArgument {
@@ -8065,11 +8065,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptListChangedNotification {
-    /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         PromptListChangedNotification {
@@ -8113,11 +8113,11 @@ impl crate::Notification for PromptListChangedNotification {
 pub struct PromptMessage {
     pub role: Role,
     pub content: ContentBlock,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptMessage {
-    /// A `PromptMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -8151,11 +8151,11 @@ pub struct PromptReference {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     pub title: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptReference {
-    /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptReference {
@@ -8220,11 +8220,11 @@ crate::rt::object! {
 pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceRequest {
-    /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -8277,11 +8277,11 @@ pub struct ReadResourceRequestParams {
     ///
     /// Wire name: `requestState`.
     pub request_state: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceRequestParams {
-    /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
@@ -8428,11 +8428,11 @@ pub struct ReadResourceResult {
     /// Wire name: `cacheScope`.
     pub cache_scope: CacheableResultCacheScope,
     pub contents: Vec<ReadResourceResultContentsItem>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceResult {
-    /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         ttl_ms: i64,
@@ -8579,11 +8579,11 @@ crate::rt::union! {
 pub struct ReadResourceResultResponse {
     pub id: RequestId,
     pub result: ReadResourceResultResponseResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceResultResponse {
-    /// A `ReadResourceResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -8733,11 +8733,11 @@ pub struct RequestMetaObject {
         note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry."
     )]
     pub io_modelcontextprotocol_log_level: Option<LoggingLevel>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl RequestMetaObject {
-    /// A `RequestMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         io_modelcontextprotocol_protocol_version: impl ::std::convert::Into<String>,
@@ -8805,11 +8805,11 @@ crate::rt::object! {
 pub struct RequestParams {
     /// Wire name: `_meta`.
     pub meta: RequestMetaObject,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl RequestParams {
-    /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(meta: impl ::std::convert::Into<RequestMetaObject>) -> Self {
         RequestParams {
@@ -8882,11 +8882,11 @@ pub struct Resource {
     pub size: Option<i64>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Resource {
-    /// A `Resource` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -9039,11 +9039,11 @@ pub struct ResourceContents {
     pub mime_type: Option<String>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceContents {
-    /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceContents {
@@ -9132,11 +9132,11 @@ pub struct ResourceLink {
     pub size: Option<i64>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceLink {
-    /// A `ResourceLink` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -9319,11 +9319,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceListChangedNotification {
-    /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ResourceListChangedNotification {
@@ -9370,11 +9370,11 @@ pub struct ResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceRequestParams {
-    /// A `ResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
@@ -9446,11 +9446,11 @@ pub struct ResourceTemplate {
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceTemplate {
-    /// A `ResourceTemplate` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -9599,11 +9599,11 @@ pub use crate::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceUpdatedNotification {
-    /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
@@ -9645,11 +9645,11 @@ pub struct ResourceUpdatedNotificationParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceUpdatedNotificationParams {
-    /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceUpdatedNotificationParams {
@@ -9701,11 +9701,11 @@ pub struct Result {
     ///
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Result {
-    /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         Result {
@@ -9766,11 +9766,11 @@ pub struct ResultMetaObject {
     ///
     /// Wire name: `io.modelcontextprotocol/serverInfo`.
     pub io_modelcontextprotocol_server_info: Option<Implementation>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResultMetaObject {
-    /// A `ResultMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ResultMetaObject {
@@ -9864,11 +9864,11 @@ pub struct Root {
     pub name: Option<String>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Root {
-    /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         Root {
@@ -9942,11 +9942,11 @@ pub struct SamplingMessage {
     pub content: SamplingMessageContent,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SamplingMessage {
-    /// A `SamplingMessage` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         role: impl ::std::convert::Into<Role>,
@@ -10179,11 +10179,11 @@ pub struct ServerCapabilities {
     /// }
     /// ```
     pub extensions: Option<crate::IndexMap<String, JSONObject>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilities {
-    /// A `ServerCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilities {
@@ -10271,11 +10271,11 @@ pub struct ServerCapabilitiesPrompts {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesPrompts {
-    /// A `ServerCapabilitiesPrompts` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesPrompts {
@@ -10310,11 +10310,11 @@ pub struct ServerCapabilitiesResources {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesResources {
-    /// A `ServerCapabilitiesResources` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesResources {
@@ -10355,11 +10355,11 @@ pub struct ServerCapabilitiesTools {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ServerCapabilitiesTools {
-    /// A `ServerCapabilitiesTools` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ServerCapabilitiesTools {
@@ -10610,11 +10610,11 @@ pub struct StringSchema {
     pub max_length: Option<i64>,
     pub format: Option<StringSchemaFormat>,
     pub default: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl StringSchema {
-    /// A `StringSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         StringSchema {
@@ -10726,11 +10726,11 @@ pub struct SubscriptionFilter {
     ///
     /// Wire name: `resourceSubscriptions`.
     pub resource_subscriptions: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscriptionFilter {
-    /// A `SubscriptionFilter` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         SubscriptionFilter {
@@ -10815,11 +10815,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotification {
     pub params: SubscriptionsAcknowledgedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscriptionsAcknowledgedNotification {
-    /// A `SubscriptionsAcknowledgedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         params: impl ::std::convert::Into<SubscriptionsAcknowledgedNotificationParams>,
@@ -10856,11 +10856,11 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     /// client requested an unsupported type (e.g., `promptsListChanged` when
     /// the server has no prompts), it is omitted from this set.
     pub notifications: SubscriptionFilter,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscriptionsAcknowledgedNotificationParams {
-    /// A `SubscriptionsAcknowledgedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(notifications: impl ::std::convert::Into<SubscriptionFilter>) -> Self {
         SubscriptionsAcknowledgedNotificationParams {
@@ -10928,11 +10928,11 @@ crate::rt::object! {
 pub struct SubscriptionsListenRequest {
     pub params: SubscriptionsListenRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscriptionsListenRequest {
-    /// A `SubscriptionsListenRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -10975,11 +10975,11 @@ pub struct SubscriptionsListenRequestParams {
     /// **MUST NOT** send notification types the client has not explicitly
     /// requested.
     pub notifications: SubscriptionFilter,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscriptionsListenRequestParams {
-    /// A `SubscriptionsListenRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         meta: impl ::std::convert::Into<RequestMetaObject>,
@@ -11043,11 +11043,11 @@ pub struct SubscriptionsListenResult {
     ///
     /// When absent on the wire it is read as `"complete"`; it is always written.
     pub result_type: ResultType,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscriptionsListenResult {
-    /// A `SubscriptionsListenResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(meta: impl ::std::convert::Into<SubscriptionsListenResultMetaObject>) -> Self {
         SubscriptionsListenResult {
@@ -11104,11 +11104,11 @@ pub struct SubscriptionsListenResultMetaObject {
     ///
     /// Wire name: `io.modelcontextprotocol/subscriptionId`.
     pub io_modelcontextprotocol_subscription_id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscriptionsListenResultMetaObject {
-    /// A `SubscriptionsListenResultMetaObject` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         io_modelcontextprotocol_subscription_id: impl ::std::convert::Into<RequestId>,
@@ -11183,11 +11183,11 @@ crate::rt::object! {
 pub struct SubscriptionsListenResultResponse {
     pub id: RequestId,
     pub result: SubscriptionsListenResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscriptionsListenResultResponse {
-    /// A `SubscriptionsListenResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -11228,11 +11228,11 @@ pub struct TextContent {
     pub annotations: Option<Annotations>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TextContent {
-    /// A `TextContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(text: impl ::std::convert::Into<String>) -> Self {
         TextContent {
@@ -11287,11 +11287,11 @@ pub struct TextResourceContents {
     pub meta: Option<MetaObject>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TextResourceContents {
-    /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
@@ -11382,11 +11382,11 @@ pub struct TitledMultiSelectEnumSchema {
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Optional default value.
     pub default: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledMultiSelectEnumSchema {
-    /// A `TitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(items: impl ::std::convert::Into<TitledMultiSelectEnumSchemaItems>) -> Self {
         TitledMultiSelectEnumSchema {
@@ -11449,11 +11449,11 @@ pub struct TitledMultiSelectEnumSchemaItems {
     ///
     /// Wire name: `anyOf`.
     pub any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledMultiSelectEnumSchemaItems {
-    /// A `TitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>) -> Self {
         TitledMultiSelectEnumSchemaItems {
@@ -11475,11 +11475,11 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub r#const: String,
     /// Display title for this option.
     pub title: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         r#const: impl ::std::convert::Into<String>,
@@ -11530,11 +11530,11 @@ pub struct TitledSingleSelectEnumSchema {
     pub one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional default value.
     pub default: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledSingleSelectEnumSchema {
-    /// A `TitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
         TitledSingleSelectEnumSchema {
@@ -11581,11 +11581,11 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub r#const: String,
     /// Display label for this option.
     pub title: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TitledSingleSelectEnumSchemaOneOfItem {
-    /// A `TitledSingleSelectEnumSchemaOneOfItem` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         r#const: impl ::std::convert::Into<String>,
@@ -11747,11 +11747,11 @@ pub struct Tool {
     pub annotations: Option<ToolAnnotations>,
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Tool {
-    /// A `Tool` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -11923,11 +11923,11 @@ pub struct ToolAnnotations {
     ///
     /// Wire name: `openWorldHint`.
     pub open_world_hint: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolAnnotations {
-    /// A `ToolAnnotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolAnnotations {
@@ -11997,11 +11997,11 @@ pub struct ToolChoice {
     /// - `"required"`: Model MUST use at least one tool before completing
     /// - `"none"`: Model MUST NOT use any tools
     pub mode: Option<ToolChoiceMode>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolChoice {
-    /// A `ToolChoice` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolChoice {
@@ -12052,11 +12052,11 @@ crate::rt::string_enum! {
 pub struct ToolInputSchema {
     /// Wire name: `$schema`.
     pub schema: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolInputSchema {
-    /// A `ToolInputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolInputSchema {
@@ -12117,11 +12117,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolListChangedNotification {
-    /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolListChangedNotification {
@@ -12162,11 +12162,11 @@ impl crate::Notification for ToolListChangedNotification {
 pub struct ToolOutputSchema {
     /// Wire name: `$schema`.
     pub schema: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolOutputSchema {
-    /// A `ToolOutputSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolOutputSchema {
@@ -12258,11 +12258,11 @@ pub struct ToolResultContent {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolResultContent {
-    /// A `ToolResultContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(tool_use_id: impl ::std::convert::Into<String>, content: Vec<ContentBlock>) -> Self {
         ToolResultContent {
@@ -12339,11 +12339,11 @@ pub struct ToolUseContent {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<MetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolUseContent {
-    /// A `ToolUseContent` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<String>,
@@ -12410,11 +12410,11 @@ pub struct UnsupportedProtocolVersionError {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
     pub id: Option<Option<RequestId>>,
     pub error: UnsupportedProtocolVersionErrorError,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UnsupportedProtocolVersionError {
-    /// An `UnsupportedProtocolVersionError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: Option<RequestId>,
@@ -12444,11 +12444,11 @@ pub struct UnsupportedProtocolVersionErrorError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: UnsupportedProtocolVersionErrorErrorData,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UnsupportedProtocolVersionErrorError {
-    /// An `UnsupportedProtocolVersionErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         message: impl ::std::convert::Into<String>,
@@ -12484,11 +12484,11 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     pub supported: Vec<String>,
     /// The protocol version that was requested by the client.
     pub requested: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UnsupportedProtocolVersionErrorErrorData {
-    /// An `UnsupportedProtocolVersionErrorErrorData` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(supported: Vec<String>, requested: impl ::std::convert::Into<String>) -> Self {
         UnsupportedProtocolVersionErrorErrorData {
@@ -12543,11 +12543,11 @@ pub struct UntitledMultiSelectEnumSchema {
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Optional default value.
     pub default: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchema {
-    /// An `UntitledMultiSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(items: impl ::std::convert::Into<UntitledMultiSelectEnumSchemaItems>) -> Self {
         UntitledMultiSelectEnumSchema {
@@ -12610,11 +12610,11 @@ crate::rt::object! {
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
     pub r#enum: Vec<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UntitledMultiSelectEnumSchemaItems {
-    /// An `UntitledMultiSelectEnumSchemaItems` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(r#enum: Vec<String>) -> Self {
         UntitledMultiSelectEnumSchemaItems {
@@ -12655,11 +12655,11 @@ pub struct UntitledSingleSelectEnumSchema {
     pub r#enum: Vec<String>,
     /// Optional default value.
     pub default: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UntitledSingleSelectEnumSchema {
-    /// An `UntitledSingleSelectEnumSchema` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(r#enum: Vec<String>) -> Self {
         UntitledSingleSelectEnumSchema {

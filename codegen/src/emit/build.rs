@@ -146,10 +146,8 @@ pub fn struct_builders(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
         }
     }
     let mut out = format!("impl {name} {{\n");
-    out.push_str(&format!(
-        "    /// {} `{name}` with the members it requires; optional ones start `None`, defaulted ones at their default.\n",
-        crate::names::article(name)
-    ));
+    // What `new` and the setters do is said once, in the crate docs.
+    out.push_str("    /// With the members it requires ([building messages](crate#building-messages)).\n");
     out.push_str("    #[inline]\n");
     signature(&mut out, "    ", "pub fn new", &params, " -> Self {");
     out.push_str(&format!("        {name} {{\n"));

@@ -315,7 +315,8 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
         let fdep = deprecated_attr(&f.docs.deprecated);
         quote! { #fdocs #fdep pub #fname: #ty, }
     });
-    let extra_doc = " Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.";
+    // What `extra` holds is said once, in the crate docs.
+    let extra_doc = " Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).";
     let builders = super::build::struct_builders(item, s, cx);
     let upcasts = super::build::base_froms(item, s, cx);
     let errors = super::build::error_impls(item, s, cx);

@@ -31,11 +31,11 @@ pub struct BlobResourceContents {
     ///
     /// Format: `byte`
     pub blob: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl BlobResourceContents {
-    /// A `BlobResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
@@ -90,11 +90,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelledNotification {
     pub params: CancelledNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelledNotification {
-    /// A `CancelledNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<CancelledNotificationParams>) -> Self {
         CancelledNotification {
@@ -129,11 +129,11 @@ pub struct CancelledNotificationParams {
     pub request_id: RequestId,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     pub reason: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelledNotificationParams {
-    /// A `CancelledNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(request_id: impl ::std::convert::Into<RequestId>) -> Self {
         CancelledNotificationParams {
@@ -169,11 +169,11 @@ pub struct ClientCapabilities {
     ///
     /// **Later revisions:** Deprecated in 2026-07-28 (SEP-2577).
     pub sampling: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilities {
-    /// A `ClientCapabilities` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilities {
@@ -224,11 +224,11 @@ pub struct ClientCapabilitiesRoots {
     ///
     /// Wire name: `listChanged`.
     pub list_changed: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ClientCapabilitiesRoots {
-    /// A `ClientCapabilitiesRoots` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ClientCapabilitiesRoots {
@@ -260,11 +260,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteRequest {
     pub params: CompleteRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequest {
-    /// A `CompleteRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<CompleteRequestParams>) -> Self {
         CompleteRequest {
@@ -295,11 +295,11 @@ pub struct CompleteRequestParams {
     pub r#ref: CompleteRequestParamsRef,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequestParams {
-    /// A `CompleteRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         r#ref: impl ::std::convert::Into<CompleteRequestParamsRef>,
@@ -326,11 +326,11 @@ pub struct CompleteRequestParamsArgument {
     pub name: String,
     /// The value of the argument to use for completion matching.
     pub value: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteRequestParamsArgument {
-    /// A `CompleteRequestParamsArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -385,11 +385,11 @@ pub struct CompleteResult {
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
     pub completion: CompleteResultCompletion,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteResult {
-    /// A `CompleteResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(completion: impl ::std::convert::Into<CompleteResultCompletion>) -> Self {
         CompleteResult {
@@ -447,11 +447,11 @@ pub struct CompleteResultCompletion {
     ///
     /// Wire name: `hasMore`.
     pub has_more: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompleteResultCompletion {
-    /// A `CompleteResultCompletion` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(values: Vec<String>) -> Self {
         CompleteResultCompletion {
@@ -490,11 +490,11 @@ pub type EmptyResult = Result;
 pub struct Implementation {
     pub name: String,
     pub version: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Implementation {
-    /// An `Implementation` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         name: impl ::std::convert::Into<String>,
@@ -524,11 +524,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitializedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InitializedNotification {
-    /// A `InitializedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         InitializedNotification {
@@ -585,11 +585,11 @@ pub struct JSONRPCError {
     /// **Corrected by the generator:** may also be `null`: JSON-RPC 2.0 §5: the `id` of an error response is `null` when the request's id could not be read (a parse error).
     pub id: Option<RequestId>,
     pub error: JSONRPCErrorError,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCError {
-    /// A `JSONRPCError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(id: Option<RequestId>, error: impl ::std::convert::Into<JSONRPCErrorError>) -> Self {
         JSONRPCError {
@@ -616,11 +616,11 @@ pub struct JSONRPCErrorError {
     pub message: String,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     pub data: Option<::serde_json::Value>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCErrorError {
-    /// A `JSONRPCErrorError` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(code: i64, message: impl ::std::convert::Into<String>) -> Self {
         JSONRPCErrorError {
@@ -661,11 +661,11 @@ crate::rt::object! {
 pub struct JSONRPCNotification {
     pub method: String,
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCNotification {
-    /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         JSONRPCNotification {
@@ -710,11 +710,11 @@ pub struct JSONRPCRequest {
     pub method: String,
     pub params: Option<RequestParams>,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCRequest {
-    /// A `JSONRPCRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -766,11 +766,11 @@ pub struct JSONRPCResponse {
     pub id: RequestId,
     /// **Later revisions:** Removed in 2025-11-25.
     pub result: Result,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCResponse {
-    /// A `JSONRPCResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -799,11 +799,11 @@ pub const JSONRPC_VERSION: &str = "2.0";
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListPromptsRequest {
     pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListPromptsRequest {
-    /// A `ListPromptsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListPromptsRequest {
@@ -864,11 +864,11 @@ pub struct ListPromptsResult {
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
     pub prompts: Vec<Prompt>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListPromptsResult {
-    /// A `ListPromptsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(prompts: Vec<Prompt>) -> Self {
         ListPromptsResult {
@@ -953,11 +953,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListRootsRequest {
     pub params: Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListRootsRequest {
-    /// A `ListRootsRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ListRootsRequest {
@@ -1017,11 +1017,11 @@ pub struct ListRootsResult {
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
     pub roots: Vec<Root>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ListRootsResult {
-    /// A `ListRootsResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(roots: Vec<Root>) -> Self {
         ListRootsResult {
@@ -1078,11 +1078,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoggingMessageNotification {
     pub params: LoggingMessageNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl LoggingMessageNotification {
-    /// A `LoggingMessageNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<LoggingMessageNotificationParams>) -> Self {
         LoggingMessageNotification {
@@ -1115,11 +1115,11 @@ pub struct LoggingMessageNotificationParams {
     pub logger: Option<String>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: ::serde_json::Value,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl LoggingMessageNotificationParams {
-    /// A `LoggingMessageNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>, data: ::serde_json::Value) -> Self {
         LoggingMessageNotificationParams {
@@ -1149,11 +1149,11 @@ crate::rt::object! {
 pub struct Notification {
     pub method: String,
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Notification {
-    /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Notification {
@@ -1185,11 +1185,11 @@ pub struct NotificationParams {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl NotificationParams {
-    /// A `NotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         NotificationParams {
@@ -1232,11 +1232,11 @@ crate::rt::object! {
 pub struct PaginatedRequest {
     pub method: String,
     pub params: Option<PaginatedRequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PaginatedRequest {
-    /// A `PaginatedRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         PaginatedRequest {
@@ -1265,11 +1265,11 @@ pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     pub cursor: Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PaginatedRequestParams {
-    /// A `PaginatedRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         PaginatedRequestParams {
@@ -1306,11 +1306,11 @@ pub struct PaginatedResult {
     ///
     /// Wire name: `nextCursor`.
     pub next_cursor: Option<Cursor>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PaginatedResult {
-    /// A `PaginatedResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         PaginatedResult {
@@ -1378,11 +1378,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PingRequest {
     pub params: Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PingRequest {
-    /// A `PingRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         PingRequest {
@@ -1478,11 +1478,11 @@ pub struct Prompt {
     pub description: Option<String>,
     /// A list of arguments to use for templating the prompt.
     pub arguments: Option<Vec<PromptArgument>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Prompt {
-    /// A `Prompt` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         Prompt {
@@ -1522,11 +1522,11 @@ pub struct PromptArgument {
     pub description: Option<String>,
     /// Whether this argument must be provided.
     pub required: Option<bool>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptArgument {
-    /// A `PromptArgument` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptArgument {
@@ -1565,11 +1565,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptListChangedNotification {
-    /// A `PromptListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         PromptListChangedNotification {
@@ -1623,11 +1623,11 @@ impl crate::Notification for PromptListChangedNotification {
 pub struct PromptReference {
     /// The name of the prompt or prompt template
     pub name: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl PromptReference {
-    /// A `PromptReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(name: impl ::std::convert::Into<String>) -> Self {
         PromptReference {
@@ -1649,11 +1649,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadResourceRequest {
     pub params: ReadResourceRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceRequest {
-    /// A `ReadResourceRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ReadResourceRequestParams>) -> Self {
         ReadResourceRequest {
@@ -1685,11 +1685,11 @@ pub struct ReadResourceRequestParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceRequestParams {
-    /// A `ReadResourceRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ReadResourceRequestParams {
@@ -1712,11 +1712,11 @@ pub struct ReadResourceResult {
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
     pub contents: Vec<ReadResourceResultContentsItem>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceResult {
-    /// A `ReadResourceResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(contents: Vec<ReadResourceResultContentsItem>) -> Self {
         ReadResourceResult {
@@ -1792,11 +1792,11 @@ crate::rt::union! {
 pub struct Request {
     pub method: String,
     pub params: Option<RequestParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Request {
-    /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Request {
@@ -1865,11 +1865,11 @@ pub struct RequestParams {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<RequestParamsMeta>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl RequestParams {
-    /// A `RequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         RequestParams {
@@ -1914,11 +1914,11 @@ pub struct RequestParamsMeta {
     ///
     /// Wire name: `progressToken`.
     pub progress_token: Option<ProgressToken>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl RequestParamsMeta {
-    /// A `RequestParamsMeta` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         RequestParamsMeta {
@@ -1955,11 +1955,11 @@ pub struct ResourceContents {
     ///
     /// Wire name: `mimeType`.
     pub mime_type: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceContents {
-    /// A `ResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceContents {
@@ -1990,11 +1990,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceListChangedNotification {
-    /// A `ResourceListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ResourceListChangedNotification {
@@ -2052,11 +2052,11 @@ pub struct ResourceReference {
     ///
     /// Format: `uri-template`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceReference {
-    /// A `ResourceReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceReference {
@@ -2080,11 +2080,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceUpdatedNotification {
     pub params: ResourceUpdatedNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceUpdatedNotification {
-    /// A `ResourceUpdatedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<ResourceUpdatedNotificationParams>) -> Self {
         ResourceUpdatedNotification {
@@ -2115,11 +2115,11 @@ pub struct ResourceUpdatedNotificationParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceUpdatedNotificationParams {
-    /// A `ResourceUpdatedNotificationParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceUpdatedNotificationParams {
@@ -2140,11 +2140,11 @@ pub struct Result {
     ///
     /// Wire name: `_meta`.
     pub meta: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Result {
-    /// A `Result` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         Result {
@@ -2197,11 +2197,11 @@ pub struct Root {
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     pub name: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Root {
-    /// A `Root` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         Root {
@@ -2236,11 +2236,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootsListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl RootsListChangedNotification {
-    /// A `RootsListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         RootsListChangedNotification {
@@ -2295,11 +2295,11 @@ impl crate::Notification for RootsListChangedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetLevelRequest {
     pub params: SetLevelRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SetLevelRequest {
-    /// A `SetLevelRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<SetLevelRequestParams>) -> Self {
         SetLevelRequest {
@@ -2329,11 +2329,11 @@ impl crate::Request for SetLevelRequest {
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SetLevelRequestParams {
-    /// A `SetLevelRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(level: impl ::std::convert::Into<LoggingLevel>) -> Self {
         SetLevelRequestParams {
@@ -2356,11 +2356,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubscribeRequest {
     pub params: SubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscribeRequest {
-    /// A `SubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<SubscribeRequestParams>) -> Self {
         SubscribeRequest {
@@ -2392,11 +2392,11 @@ pub struct SubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl SubscribeRequestParams {
-    /// A `SubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         SubscribeRequestParams {
@@ -2423,11 +2423,11 @@ pub struct TextResourceContents {
     pub mime_type: Option<String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TextResourceContents {
-    /// A `TextResourceContents` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         uri: impl ::std::convert::Into<String>,
@@ -2476,11 +2476,11 @@ crate::rt::object! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolListChangedNotification {
     pub params: Option<NotificationParams>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ToolListChangedNotification {
-    /// A `ToolListChangedNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         ToolListChangedNotification {
@@ -2535,11 +2535,11 @@ impl crate::Notification for ToolListChangedNotification {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnsubscribeRequest {
     pub params: UnsubscribeRequestParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequest {
-    /// An `UnsubscribeRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<UnsubscribeRequestParams>) -> Self {
         UnsubscribeRequest {
@@ -2571,11 +2571,11 @@ pub struct UnsubscribeRequestParams {
     ///
     /// Format: `uri`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UnsubscribeRequestParams {
-    /// An `UnsubscribeRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         UnsubscribeRequestParams {

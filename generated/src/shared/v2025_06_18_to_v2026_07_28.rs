@@ -27,11 +27,11 @@ pub struct ResourceTemplateReference {
     ///
     /// Format: `uri-template`
     pub uri: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ResourceTemplateReference {
-    /// A `ResourceTemplateReference` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(uri: impl ::std::convert::Into<String>) -> Self {
         ResourceTemplateReference {

@@ -42,11 +42,11 @@ pub struct Annotations {
     ///
     /// Wire name: `lastModified`.
     pub last_modified: Option<String>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Annotations {
-    /// An `Annotations` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         Annotations {
@@ -97,11 +97,11 @@ crate::rt::object! {
 pub struct JSONRPCNotification {
     pub method: String,
     pub params: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl JSONRPCNotification {
-    /// A `JSONRPCNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         JSONRPCNotification {
@@ -145,11 +145,11 @@ crate::rt::object! {
 pub struct Notification {
     pub method: String,
     pub params: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Notification {
-    /// A `Notification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Notification {
@@ -177,11 +177,11 @@ crate::rt::object! {
 pub struct Request {
     pub method: String,
     pub params: Option<crate::Extra>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Request {
-    /// A `Request` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(method: impl ::std::convert::Into<String>) -> Self {
         Request {

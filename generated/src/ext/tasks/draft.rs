@@ -50,11 +50,11 @@ pub type Capability = TasksExtensionCapability;
 pub struct CallToolResultResponse {
     pub id: RequestId,
     pub result: CallToolResultResponseResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CallToolResultResponse {
-    /// A `CallToolResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -126,11 +126,11 @@ crate::rt::union! {
 pub struct CancelTaskRequest {
     pub params: CancelTaskRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelTaskRequest {
-    /// A `CancelTaskRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -168,11 +168,11 @@ pub struct CancelTaskRequestParams {
     ///
     /// Wire name: `taskId`.
     pub task_id: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelTaskRequestParams {
-    /// A `CancelTaskRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         CancelTaskRequestParams {
@@ -196,11 +196,11 @@ crate::rt::object! {
 pub struct CancelTaskResult {
     /// Wire name: `_meta`.
     pub meta: Option<ResultMetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelTaskResult {
-    /// A `CancelTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         CancelTaskResult {
@@ -285,11 +285,11 @@ pub struct CancelledTask {
     ///
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CancelledTask {
-    /// A `CancelledTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -382,11 +382,11 @@ pub struct CompletedTask {
     /// The structure matches the result type of the original request.
     /// For example, a CallToolRequest task would return the CallToolResult structure.
     pub result: crate::Extra,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CompletedTask {
-    /// A `CompletedTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -483,11 +483,11 @@ pub struct CreateTaskResult {
     ///
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl CreateTaskResult {
-    /// A `CreateTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -676,11 +676,11 @@ pub struct FailedTask {
     pub poll_interval_ms: Option<i64>,
     /// The JSON-RPC error that caused the task to fail.
     pub error: Error,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl FailedTask {
-    /// A `FailedTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -755,11 +755,11 @@ crate::rt::object! {
 pub struct GetPromptResultResponse {
     pub id: RequestId,
     pub result: GetPromptResultResponseResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetPromptResultResponse {
-    /// A `GetPromptResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -831,11 +831,11 @@ crate::rt::union! {
 pub struct GetTaskRequest {
     pub params: GetTaskRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskRequest {
-    /// A `GetTaskRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -873,11 +873,11 @@ pub struct GetTaskRequestParams {
     ///
     /// Wire name: `taskId`.
     pub task_id: String,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskRequestParams {
-    /// A `GetTaskRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(task_id: impl ::std::convert::Into<String>) -> Self {
         GetTaskRequestParams {
@@ -992,11 +992,11 @@ pub struct GetTaskResultCancelledTask {
     ///
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskResultCancelledTask {
-    /// A `GetTaskResultCancelledTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -1131,11 +1131,11 @@ pub struct GetTaskResultCompletedTask {
     /// The structure matches the result type of the original request.
     /// For example, a CallToolRequest task would return the CallToolResult structure.
     pub result: crate::Extra,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskResultCompletedTask {
-    /// A `GetTaskResultCompletedTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -1272,11 +1272,11 @@ pub struct GetTaskResultFailedTask {
     pub poll_interval_ms: Option<i64>,
     /// The JSON-RPC error that caused the task to fail.
     pub error: Error,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskResultFailedTask {
-    /// A `GetTaskResultFailedTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -1416,11 +1416,11 @@ pub struct GetTaskResultInputRequiredTask {
     ///
     /// Wire name: `inputRequests`.
     pub input_requests: InputRequests,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskResultInputRequiredTask {
-    /// A `GetTaskResultInputRequiredTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -1555,11 +1555,11 @@ pub struct GetTaskResultWorkingTask {
     ///
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl GetTaskResultWorkingTask {
-    /// A `GetTaskResultWorkingTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -1694,11 +1694,11 @@ pub struct InputRequiredTask {
     ///
     /// Wire name: `inputRequests`.
     pub input_requests: InputRequests,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl InputRequiredTask {
-    /// An `InputRequiredTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -1791,11 +1791,11 @@ crate::rt::object! {
 pub struct ReadResourceResultResponse {
     pub id: RequestId,
     pub result: ReadResourceResultResponseResult,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl ReadResourceResultResponse {
-    /// A `ReadResourceResultResponse` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -2009,11 +2009,11 @@ pub struct Task {
     ///
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl Task {
-    /// A `Task` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -2092,11 +2092,11 @@ crate::rt::string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskStatusNotification {
     pub params: TaskStatusNotificationParams,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskStatusNotification {
-    /// A `TaskStatusNotification` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(params: impl ::std::convert::Into<TaskStatusNotificationParams>) -> Self {
         TaskStatusNotification {
@@ -2220,11 +2220,11 @@ pub struct TaskStatusNotificationParamsCancelledTask {
     ///
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskStatusNotificationParamsCancelledTask {
-    /// A `TaskStatusNotificationParamsCancelledTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -2379,11 +2379,11 @@ pub struct TaskStatusNotificationParamsCompletedTask {
     /// The structure matches the result type of the original request.
     /// For example, a CallToolRequest task would return the CallToolResult structure.
     pub result: crate::Extra,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskStatusNotificationParamsCompletedTask {
-    /// A `TaskStatusNotificationParamsCompletedTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -2541,11 +2541,11 @@ pub struct TaskStatusNotificationParamsFailedTask {
     pub poll_interval_ms: Option<i64>,
     /// The JSON-RPC error that caused the task to fail.
     pub error: Error,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskStatusNotificationParamsFailedTask {
-    /// A `TaskStatusNotificationParamsFailedTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -2706,11 +2706,11 @@ pub struct TaskStatusNotificationParamsInputRequiredTask {
     ///
     /// Wire name: `inputRequests`.
     pub input_requests: InputRequests,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskStatusNotificationParamsInputRequiredTask {
-    /// A `TaskStatusNotificationParamsInputRequiredTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -2866,11 +2866,11 @@ pub struct TaskStatusNotificationParamsWorkingTask {
     ///
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskStatusNotificationParamsWorkingTask {
-    /// A `TaskStatusNotificationParamsWorkingTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -2982,11 +2982,11 @@ pub struct TaskSubscriptionAcknowledgedNotifications {
     ///
     /// Wire name: `taskIds`.
     pub task_ids: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskSubscriptionAcknowledgedNotifications {
-    /// A `TaskSubscriptionAcknowledgedNotifications` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         TaskSubscriptionAcknowledgedNotifications {
@@ -3021,11 +3021,11 @@ pub struct TaskSubscriptionNotifications {
     ///
     /// Wire name: `taskIds`.
     pub task_ids: Option<Vec<String>>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl TaskSubscriptionNotifications {
-    /// A `TaskSubscriptionNotifications` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         TaskSubscriptionNotifications {
@@ -3062,11 +3062,11 @@ pub type TasksExtensionCapability = crate::Extra;
 pub struct UpdateTaskRequest {
     pub params: UpdateTaskRequestParams,
     pub id: RequestId,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UpdateTaskRequest {
-    /// An `UpdateTaskRequest` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
@@ -3109,11 +3109,11 @@ pub struct UpdateTaskRequestParams {
     ///
     /// Wire name: `inputResponses`.
     pub input_responses: InputResponses,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UpdateTaskRequestParams {
-    /// An `UpdateTaskRequestParams` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
@@ -3141,11 +3141,11 @@ crate::rt::object! {
 pub struct UpdateTaskResult {
     /// Wire name: `_meta`.
     pub meta: Option<ResultMetaObject>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl UpdateTaskResult {
-    /// An `UpdateTaskResult` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new() -> Self {
         UpdateTaskResult {
@@ -3230,11 +3230,11 @@ pub struct WorkingTask {
     ///
     /// Wire name: `pollIntervalMs`.
     pub poll_interval_ms: Option<i64>,
-    /// Members this revision of the schema does not name, kept as read (see [`Extra`](crate::Extra)) and written back, so a message passes through unchanged.
+    /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
 impl WorkingTask {
-    /// A `WorkingTask` with the members it requires; optional ones start `None`, defaulted ones at their default.
+    /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         task_id: impl ::std::convert::Into<String>,
