@@ -14,6 +14,7 @@ mod extensions;
 mod fixtures;
 mod hostile;
 mod html;
+mod http_rules;
 mod meaning;
 mod methods;
 mod mutants;

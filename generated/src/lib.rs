@@ -73,6 +73,15 @@ pub const PROTOCOL_VERSIONS: &[&str] = &[
 ];
 #[rustfmt::skip]
 pub mod negotiate;
+/// The header rules of the Streamable HTTP transport (2026-07-28):
+/// `Mcp-Method`, `Mcp-Name`, the `Mcp-Param-*` a tool mirrors, the
+/// Base64 sentinel, and a server's check of headers against the body.
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub mod http {
+    #[doc(inline)]
+    pub use crate::rt::http::*;
+}
 /// Every revision this crate was generated from, oldest first (each is a
 /// module behind a feature of the module's name).
 pub const REVISIONS: &[&str] = &[

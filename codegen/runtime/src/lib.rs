@@ -30,7 +30,8 @@
 //!   ([`ConvertError`], the `conversions!` macro);
 //! - `protocol`: the [`Request`], [`Notification`] and [`InputRequest`] traits;
 //! - [`registry`], [`negotiate`]: the lifecycle registry's types and lookups,
-//!   and the version rule over it (the data is the generated crate's).
+//!   and the version rule over it (the data is the generated crate's);
+//! - `http` (feature `http`): the header rules of the Streamable HTTP transport.
 //!
 //! A unit test (`layering`) fails when a module uses one below it.
 //!
@@ -78,6 +79,8 @@ mod de;
 mod enums;
 mod extra;
 mod fixed;
+#[cfg(feature = "http")]
+pub mod http;
 #[cfg(feature = "unknown-members-log")]
 pub mod log;
 mod member;
@@ -149,6 +152,7 @@ mod layering {
         "protocol",
         "registry",
         "negotiate",
+        "http",
     ];
 
     #[test]

@@ -194,6 +194,9 @@ rustdoc-args = ["--cfg", "docsrs"]
     s.push_str(
         "# For tests: `rt::log` records every member a read keeps as unknown.\nunknown-members-log = [\"mcp-spec-runtime/unknown-members-log\"]\n",
     );
+    s.push_str(
+        "# `http`: the header rules of the Streamable HTTP transport, for an HTTP client or server.\nhttp = [\"mcp-spec-runtime/http\"]\n",
+    );
     let all: Vec<String> = spec.revisions.iter().map(|r| format!("\"{}\"", r.module)).collect();
     s.push_str(&format!("# Every revision.\nall-revisions = [{}]\n", all.join(", ")));
     for r in &spec.revisions {
@@ -327,6 +330,16 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
 
         #[rustfmt::skip]
         pub mod negotiate;
+
+        /// The header rules of the Streamable HTTP transport (2026-07-28):
+        /// `Mcp-Method`, `Mcp-Name`, the `Mcp-Param-*` a tool mirrors, the
+        /// Base64 sentinel, and a server's check of headers against the body.
+        #[cfg(feature = "http")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+        pub mod http {
+            #[doc(inline)]
+            pub use crate::rt::http::*;
+        }
 
         /// Every revision this crate was generated from, oldest first (each is a
         /// module behind a feature of the module's name).
