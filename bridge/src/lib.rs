@@ -248,6 +248,20 @@ pub fn server_era(answer: &Value) -> Result<ServerEra, String> {
     Ok(ServerEra::Legacy)
 }
 
+/// Over Streamable HTTP, the modern JSON-RPC error in a failed answer to a
+/// modern request, if its body is one: unsupported version (`-32022`), missing
+/// capability (`-32021`), header mismatch (`-32020`), or method not found
+/// (`-32601`) with `404`. None means the server is legacy: the transport's
+/// "Backward Compatibility" says to fall back to `initialize` on a `400`,
+/// `404` or `405` whose body is empty or no such error.
+pub fn modern_refusal(status: u16, body: &[u8]) -> Option<modern::JSONRPCErrorResponse> {
+    let error: modern::JSONRPCErrorResponse = serde_json::from_slice(body).ok()?;
+    let code = error.error.code;
+    let modern_codes =
+        [modern::UNSUPPORTED_PROTOCOL_VERSION, modern::MISSING_REQUIRED_CLIENT_CAPABILITY, modern::HEADER_MISMATCH];
+    (modern_codes.contains(&code) || (status == 404 && code == modern::METHOD_NOT_FOUND)).then_some(error)
+}
+
 /// A client's era from its first message: `initialize` is legacy; a request
 /// whose `_meta` names a protocol version of 2026-07-28 or later, or
 /// `server/discover`, is modern; anything else legacy.

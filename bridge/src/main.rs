@@ -1,7 +1,9 @@
-//! `mcp-era-bridge [--server-era auto|modern|legacy] [--record FILE] -- <server command...>`
+//! `mcp-era-bridge [--server-era auto|modern|legacy] [--record FILE] [--max-message BYTES] -- <server command...>`
+//! `mcp-era-bridge [...] --connect URL [--header 'Name: value']... [--header-file FILE] [--connect-timeout S] [--headers-timeout S] [--body-timeout S]`
 //!
 //! A stdio MCP proxy: the client talks to it on stdin and stdout, it runs the
-//! server and talks to it on the server's. It learns the server's era as the
+//! server and talks to it on the server's, or reaches it over Streamable HTTP
+//! (`--connect`, in `connect.rs`). It learns the server's era as the
 //! spec's stdio binding says (a `server/discover` probe: a `DiscoverResult` is
 //! modern, an error that no modern server gives is legacy), the client's from
 //! its first message, and translates between them with `mcp_era_bridge`; when
@@ -16,12 +18,18 @@
 //! stdio server's era on a sibling process) and no session may overwrite
 //! another's lines.
 //!
+//! One message (a line, a body, an SSE event) over `--max-message` bytes
+//! (default [`MAX_MESSAGE`]) is refused, with an error to the side that waits
+//! for it when its id can be read, and the session goes on.
+//!
 //! It ends its server as a stdio client does: the server's stdin closed, then
 //! SIGTERM, then SIGKILL, each after two seconds, recording what the server
 //! says meanwhile. It does so when the client closes its stdin, and on SIGTERM
 //! or SIGINT.
 
-use std::io::{BufRead, BufReader, Write};
+mod connect;
+
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
@@ -29,8 +37,10 @@ use std::time::{Duration, Instant};
 use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To};
 use serde_json::{Value, json};
 
-enum Event {
+pub(crate) enum Event {
     Client(String),
+    /// A request of the client's over `--max-message` (its id, its size): answered here, never passed on.
+    ClientTooLarge(Value, usize),
     Server(String),
     ClientClosed,
     ServerClosed,
@@ -41,20 +51,50 @@ enum Event {
 /// How long the server gets at each step of its ending.
 const GRACE: Duration = Duration::from_secs(2);
 
+/// The default bound on one message: 32 MiB, room for a large resource in
+/// Base64, small enough that a runaway peer cannot take the machine's memory.
+const MAX_MESSAGE: usize = 32 * 1024 * 1024;
+
+/// Where the server is.
+enum Upstream {
+    /// `-- CMD`: a process on stdio.
+    Command(Vec<String>),
+    /// `--connect URL`: over Streamable HTTP.
+    Http(Box<connect::Config>),
+}
+
 struct Options {
     server_era: ServerEraChoice,
     record: Option<std::path::PathBuf>,
-    server: Vec<String>,
+    max_message: usize,
+    upstream: Upstream,
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: mcp-era-bridge [--server-era auto|modern|legacy] [--record FILE] -- <server command> [args...]");
+    eprintln!(
+        "usage: mcp-era-bridge [--server-era auto|modern|legacy] [--record FILE] [--max-message BYTES] -- <server command> [args...]\n       mcp-era-bridge [...] --connect URL [--header 'Name: value']... [--header-file FILE] [--connect-timeout S] [--headers-timeout S] [--body-timeout S]"
+    );
     ExitCode::from(2)
+}
+
+fn seconds(flag: &str, value: Option<String>) -> Result<Duration, String> {
+    let value = value.ok_or(format!("{flag} takes a number of seconds"))?;
+    let s: f64 = value.parse().map_err(|_| format!("{flag} takes a number of seconds, not {value:?}"))?;
+    Duration::try_from_secs_f64(s).map_err(|_| format!("{flag} takes a number of seconds, not {value:?}"))
 }
 
 fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
-    let mut o = Options { server_era: ServerEraChoice::Auto, record: None, server: Vec::new() };
+    let mut o = Options {
+        server_era: ServerEraChoice::Auto,
+        record: None,
+        max_message: MAX_MESSAGE,
+        upstream: Upstream::Command(Vec::new()),
+    };
+    let mut url: Option<String> = None;
+    let mut headers = reqwest::header::HeaderMap::new();
+    let mut timeouts = [Duration::from_secs(10), Duration::from_secs(60), Duration::from_secs(300)];
+    let mut server = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--server-era" => {
@@ -66,16 +106,54 @@ fn options() -> Result<Options, String> {
                 }
             }
             "--record" => o.record = Some(args.next().ok_or("--record takes a file")?.into()),
+            "--max-message" => {
+                let value = args.next().ok_or("--max-message takes a number of bytes")?;
+                o.max_message =
+                    value.parse().map_err(|_| format!("--max-message takes a number of bytes, not {value:?}"))?;
+            }
+            "--connect" => url = Some(args.next().ok_or("--connect takes a URL")?),
+            "--header" => {
+                let (name, value) = connect::header(&args.next().ok_or("--header takes 'Name: value'")?)?;
+                headers.append(name, value);
+            }
+            "--header-file" => {
+                let path = args.next().ok_or("--header-file takes a file")?;
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+                for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
+                    let (name, value) = connect::header(line).map_err(|e| format!("{path}:{}: {e}", n + 1))?;
+                    headers.append(name, value);
+                }
+            }
+            "--connect-timeout" => timeouts[0] = seconds(&a, args.next())?,
+            "--headers-timeout" => timeouts[1] = seconds(&a, args.next())?,
+            "--body-timeout" => timeouts[2] = seconds(&a, args.next())?,
             "--" => {
-                o.server = args.collect();
+                server = args.collect();
                 break;
             }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    if o.server.is_empty() {
-        return Err("no server command after --".into());
-    }
+    o.upstream = match (url, server.is_empty()) {
+        (Some(_), false) => return Err("--connect and a server command: give one".into()),
+        (None, true) => return Err("no server: give --connect URL, or a command after --".into()),
+        (None, false) => Upstream::Command(server),
+        (Some(url), true) => {
+            let url = reqwest::Url::parse(&url).map_err(|e| format!("--connect {url:?}: {e}"))?;
+            if !matches!(url.scheme(), "http" | "https") {
+                return Err(format!("--connect {url}: not an http or https URL"));
+            }
+            let [connect_timeout, headers_timeout, body_timeout] = timeouts;
+            Upstream::Http(Box::new(connect::Config {
+                url,
+                headers,
+                connect_timeout,
+                headers_timeout,
+                body_timeout,
+                max_message: o.max_message,
+            }))
+        }
+    };
     Ok(o)
 }
 
@@ -106,22 +184,34 @@ impl Recorder {
     }
 }
 
+/// Where the session's lines to the server go.
+enum ServerWire {
+    /// A process's stdin (None once closed).
+    Stdin(Option<ChildStdin>),
+    Http(connect::HttpServer),
+}
+
 struct Wires {
-    server_in: Option<ChildStdin>,
+    server: ServerWire,
     stdout: std::io::Stdout,
     recorder: Recorder,
 }
 
 impl Wires {
     fn send_server(&mut self, line: &str) {
-        let Some(w) = &mut self.server_in else {
-            eprintln!("mcp-era-bridge: not sent, the server's stdin is closed: {line}");
-            return;
-        };
-        if writeln!(w, "{line}").is_err() || w.flush().is_err() {
-            eprintln!("mcp-era-bridge: the server's stdin is closed");
-            self.server_in = None;
-            return;
+        match &mut self.server {
+            ServerWire::Http(http) => http.send(line.to_string()),
+            ServerWire::Stdin(None) => {
+                eprintln!("mcp-era-bridge: not sent, the server's stdin is closed: {line}");
+                return;
+            }
+            ServerWire::Stdin(Some(w)) => {
+                if writeln!(w, "{line}").is_err() || w.flush().is_err() {
+                    eprintln!("mcp-era-bridge: the server's stdin is closed");
+                    self.server = ServerWire::Stdin(None);
+                    return;
+                }
+            }
         }
         self.recorder.record("server", "c2s", line);
     }
@@ -134,7 +224,98 @@ impl Wires {
     }
 }
 
-fn spawn(server: &[String], events: Sender<Event>) -> Result<(Child, ChildStdin), String> {
+/// A message over `--max-message`: what could be read of it.
+struct TooLarge {
+    size: usize,
+    /// Its `id`, when it comes before anything that was cut.
+    id: Option<Value>,
+    /// Whether a `method` came before the cut (a request or notification, not an answer).
+    has_method: bool,
+}
+
+/// The `id` and whether there is a `method`, read from the start of a message
+/// cut short: serde_json reads the members in order until the cut.
+fn leading_members(prefix: &[u8]) -> (Option<Value>, bool) {
+    use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+    struct Members<'a>(&'a mut (Option<Value>, bool));
+    impl<'de> Visitor<'de> for Members<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON-RPC message")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "id" => self.0.0 = Some(map.next_value()?),
+                    "method" => {
+                        map.next_value::<IgnoredAny>()?;
+                        self.0.1 = true;
+                    }
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+    let mut found = (None, false);
+    let _ = serde_json::Deserializer::from_slice(prefix).deserialize_map(Members(&mut found));
+    found
+}
+
+/// The lines of `input`, each at most `max` bytes: `line` for each one, and
+/// `too_large` for each longer one (skipped to its end, never held whole).
+fn bounded_lines(
+    input: impl Read,
+    max: usize,
+    mut line: impl FnMut(String) -> bool,
+    mut too_large: impl FnMut(TooLarge) -> bool,
+) {
+    // What is kept of a line too large to read its id from.
+    const PREFIX: usize = 64 * 1024;
+    let mut reader = BufReader::new(input);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let read = (&mut reader).take(max as u64 + 1).read_until(b'\n', &mut buf);
+        match read {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        if buf.len() > max && buf.last() != Some(&b'\n') {
+            let mut size = buf.len();
+            buf.truncate(PREFIX);
+            // Skip to the end of the line.
+            loop {
+                let (done, used) = match reader.fill_buf() {
+                    Ok([]) | Err(_) => (true, 0),
+                    Ok(chunk) => match chunk.iter().position(|b| *b == b'\n') {
+                        Some(at) => (true, at + 1),
+                        None => (false, chunk.len()),
+                    },
+                };
+                reader.consume(used);
+                size += used;
+                if done {
+                    break;
+                }
+            }
+            let (id, has_method) = leading_members(&buf);
+            if !too_large(TooLarge { size, id, has_method }) {
+                return;
+            }
+            continue;
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let text = text.trim();
+        if !text.is_empty() && !line(text.to_string()) {
+            return;
+        }
+    }
+}
+
+fn spawn(server: &[String], max: usize, events: Sender<Event>) -> Result<(Child, ChildStdin), String> {
     let mut child = Command::new(&server[0])
         .args(&server[1..])
         .stdin(Stdio::piped())
@@ -145,25 +326,53 @@ fn spawn(server: &[String], events: Sender<Event>) -> Result<(Child, ChildStdin)
     let stdin = child.stdin.take().ok_or("no stdin")?;
     let stdout = child.stdout.take().ok_or("no stdout")?;
     std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if !line.trim().is_empty() && events.send(Event::Server(line)).is_err() {
-                return;
-            }
-        }
+        let lines = events.clone();
+        bounded_lines(
+            stdout,
+            max,
+            |line| lines.send(Event::Server(line)).is_ok(),
+            |big| {
+                eprintln!(
+                    "mcp-era-bridge: the server sent a message of {} bytes, over --max-message {max}: not passed on",
+                    big.size
+                );
+                // An answer too large becomes an error answering the same request.
+                match big.id {
+                    Some(id) if !big.has_method => {
+                        let why = format!(
+                            "the server's answer was {} bytes, over the bridge's --max-message {max}",
+                            big.size
+                        );
+                        let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": why}});
+                        events.send(Event::Server(error.to_string())).is_ok()
+                    }
+                    _ => true,
+                }
+            },
+        );
         let _ = events.send(Event::ServerClosed);
     });
     Ok((child, stdin))
 }
 
-fn read_client(events: Sender<Event>) {
+fn read_client(max: usize, events: Sender<Event>) {
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            if !line.trim().is_empty() && events.send(Event::Client(line)).is_err() {
-                return;
-            }
-        }
+        let lines = events.clone();
+        bounded_lines(
+            std::io::stdin().lock(),
+            max,
+            |line| lines.send(Event::Client(line)).is_ok(),
+            |big| {
+                eprintln!(
+                    "mcp-era-bridge: the client sent a message of {} bytes, over --max-message {max}: not passed on",
+                    big.size
+                );
+                match big.id {
+                    Some(id) if big.has_method => events.send(Event::ClientTooLarge(id, big.size)).is_ok(),
+                    _ => true,
+                }
+            },
+        );
         let _ = events.send(Event::ClientClosed);
     });
 }
@@ -178,16 +387,23 @@ fn run(o: Options) -> Result<(), String> {
         None => Recorder(None),
     };
     let (tx, events) = channel();
-    let (mut child, server_in) = spawn(&o.server, tx.clone())?;
-    let mut wires = Wires { server_in: Some(server_in), stdout: std::io::stdout(), recorder };
+    let (mut child, server) = match o.upstream {
+        Upstream::Command(command) => {
+            let (child, stdin) = spawn(&command, o.max_message, tx.clone())?;
+            (Some(child), ServerWire::Stdin(Some(stdin)))
+        }
+        Upstream::Http(config) => (None, ServerWire::Http(connect::HttpServer::start(*config, tx.clone())?)),
+    };
+    let mut wires = Wires { server, stdout: std::io::stdout(), recorder };
     signals::watch(tx.clone());
-    read_client(tx);
+    read_client(o.max_message, tx);
     let (mut session, mut actions) = Session::new(o.server_era, Instant::now());
     // When the session wants a tick, and the server's ending step once it is being ended.
     let mut wake: Option<Instant> = None;
     let mut ending: Option<Ending> = None;
     let mut why: Option<&str> = None;
     let mut result = Ok(());
+    let mut server_closed = false;
     loop {
         for action in actions.drain(..) {
             match action {
@@ -198,8 +414,14 @@ fn run(o: Options) -> Result<(), String> {
                 Action::EndServer => {
                     // What the server says from here on is recorded, not translated.
                     wires.recorder.mark("closing", why.unwrap_or("the client closed"));
-                    drop(wires.server_in.take());
-                    ending = Some(Ending::StdinClosed(Instant::now() + GRACE));
+                    match &mut wires.server {
+                        ServerWire::Stdin(stdin) => {
+                            drop(stdin.take());
+                            ending = Some(Ending::StdinClosed(Instant::now() + GRACE));
+                        }
+                        // The HTTP side ends its session and says so (ServerClosed).
+                        ServerWire::Http(http) => http.close(),
+                    }
                 }
                 Action::Finish(done) => result = done,
             }
@@ -220,8 +442,10 @@ fn run(o: Options) -> Result<(), String> {
                 Ok(e) => e,
                 Err(RecvTimeoutError::Timeout) => {
                     let now = Instant::now();
-                    if let Some(step) = ending.as_ref().filter(|e| e.deadline() <= now) {
-                        match step.next(&mut child) {
+                    if let Some(step) = ending.as_ref().filter(|e| e.deadline() <= now)
+                        && let Some(child) = child.as_mut()
+                    {
+                        match step.next(child) {
                             Some(next) => ending = Some(next),
                             None => break,
                         }
@@ -249,11 +473,35 @@ fn run(o: Options) -> Result<(), String> {
                 why.get_or_insert(gone);
                 session.handle(Input::ClientGone)
             }
-            Event::ServerClosed => session.handle(Input::ServerGone),
+            Event::ClientTooLarge(id, size) => {
+                let why = format!("the request was {size} bytes, over the bridge's --max-message {}", o.max_message);
+                let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": why}});
+                wires.send_client(&error.to_string());
+                Vec::new()
+            }
+            Event::ServerClosed => {
+                server_closed = true;
+                session.handle(Input::ServerGone)
+            }
         };
     }
-    drop(wires.server_in.take());
-    reap(&mut child, ending.unwrap_or_else(|| Ending::StdinClosed(Instant::now() + GRACE)));
+    match (&mut wires.server, child.as_mut()) {
+        (ServerWire::Http(http), _) if !server_closed => {
+            // The session ended on its own: the server's session is ended too.
+            http.close();
+            let until = Instant::now() + GRACE * 5;
+            while let Ok(event) = events.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                if matches!(event, Event::ServerClosed) {
+                    break;
+                }
+            }
+        }
+        (ServerWire::Stdin(stdin), Some(child)) => {
+            drop(stdin.take());
+            reap(child, ending.unwrap_or_else(|| Ending::StdinClosed(Instant::now() + GRACE)));
+        }
+        _ => {}
+    }
     // The session's last line: a reader of the record knows it is complete.
     let end = match (&result, why) {
         (Err(e), _) => e.as_str(),

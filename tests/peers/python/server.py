@@ -194,4 +194,10 @@ async def complete(ref, argument, context):
 
 
 if __name__ == "__main__":
-    mcp.run("stdio")
+    import sys
+
+    # `--http PORT`: Streamable HTTP on loopback (both eras, each in its own shape); else stdio.
+    if len(sys.argv) == 3 and sys.argv[1] == "--http":
+        mcp.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        mcp.run("stdio")
