@@ -11,7 +11,7 @@ use mcp_spec_tests::{peers, transcript};
 use serde_json::Value;
 
 /// The bridge as `cargo install --path bridge` builds it.
-fn bridge_bin() -> PathBuf {
+pub(crate) fn bridge_bin() -> PathBuf {
     mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge")
 }
 
@@ -62,7 +62,7 @@ fn bridged(
     (stdout, client_side, server_side, record)
 }
 
-fn judged(path: &Path) -> transcript::Judged {
+pub(crate) fn judged(path: &Path) -> transcript::Judged {
     let j = transcript::judge(path);
     j.assert_clean(path);
     eprintln!(
@@ -78,7 +78,7 @@ fn judged(path: &Path) -> transcript::Judged {
 
 /// The bridge's record of one side in its last session (the session's own, after
 /// any probe on a sibling process), as the proxy's transcript has it.
-fn recorded(record: &Path, side: &str) -> Vec<(String, Value)> {
+pub(crate) fn recorded(record: &Path, side: &str) -> Vec<(String, Value)> {
     let text = std::fs::read_to_string(record).unwrap_or_else(|e| panic!("{}: {e}", record.display()));
     let lines: Vec<Value> = text
         .lines()
@@ -102,7 +102,7 @@ fn recorded(record: &Path, side: &str) -> Vec<(String, Value)> {
 /// client has exited, but the bridge ends its server as a stdio client does,
 /// recording what it says meanwhile, and the proxies' transcripts are complete
 /// only then.
-fn session_ended(record: &Path) {
+pub(crate) fn session_ended(record: &Path) {
     let until = std::time::Instant::now() + std::time::Duration::from_secs(15);
     loop {
         let text = std::fs::read_to_string(record).unwrap_or_default();
@@ -143,13 +143,13 @@ fn example_server() -> PathBuf {
 }
 
 /// `node` running one of the installed peer scripts (or a package's entry), with `args`.
-fn node(script: &str, args: &[&str]) -> Vec<String> {
+pub(crate) fn node(script: &str, args: &[&str]) -> Vec<String> {
     let mut v = vec!["node".to_string(), peers::node().join(script).display().to_string()];
     v.extend(args.iter().map(|a| a.to_string()));
     v
 }
 
-fn python(script: &str, args: &[&str]) -> Vec<String> {
+pub(crate) fn python(script: &str, args: &[&str]) -> Vec<String> {
     let mut v = vec![peers::python().display().to_string(), peers::python_script(script).display().to_string()];
     v.extend(args.iter().map(|a| a.to_string()));
     v
