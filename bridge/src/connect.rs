@@ -26,7 +26,6 @@
 //! its answer, silence past a timeout (named), a message over `--max-message`.
 
 use std::collections::HashMap;
-use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -39,7 +38,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
-use crate::Event;
+use crate::{Event, Sink};
 
 /// What `--connect` was given.
 #[derive(Clone, Debug)]
@@ -70,7 +69,8 @@ pub struct HttpServer {
 }
 
 impl HttpServer {
-    pub fn start(config: Config, events: Sender<Event>) -> Result<HttpServer, String> {
+    /// Starts it on the running tokio runtime, or on a thread of its own when there is none.
+    pub fn start(config: Config, events: Sink) -> Result<HttpServer, String> {
         // One crypto provider for rustls, chosen here: ring, which builds with
         // cc alone (aws-lc-rs, rustls' default, wants a longer C build). rustls
         // deprecates it for lacking post-quantum key exchange; classical TLS 1.3
@@ -83,12 +83,19 @@ impl HttpServer {
             .build()
             .map_err(|e| format!("cannot make the HTTP client: {e}"))?;
         let (commands, rx) = mpsc::unbounded_channel();
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| format!("cannot start the HTTP runtime: {e}"))?;
         let shared = Arc::new(Shared { client, config, events, state: Mutex::new(State::default()) });
-        std::thread::spawn(move || runtime.block_on(run(shared, rx)));
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) => {
+                handle.spawn(run(shared, rx));
+            }
+            Err(_) => {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| format!("cannot start the HTTP runtime: {e}"))?;
+                std::thread::spawn(move || runtime.block_on(run(shared, rx)));
+            }
+        }
         Ok(HttpServer { commands })
     }
 
@@ -105,7 +112,7 @@ impl HttpServer {
 struct Shared {
     client: Client,
     config: Config,
-    events: Sender<Event>,
+    events: Sink,
     state: Mutex<State>,
 }
 
@@ -142,7 +149,7 @@ fn fault(id: &Value, message: impl Into<String>) -> String {
 
 impl Shared {
     fn deliver(&self, line: String) {
-        let _ = self.events.send(Event::Server(line));
+        (self.events)(Event::Server(line));
     }
 
     fn log(&self, note: impl AsRef<str>) {
@@ -183,7 +190,7 @@ async fn run(shared: Arc<Shared>, mut commands: mpsc::UnboundedReceiver<Command>
             Err(_) => shared.log("ending the server's session: no answer to DELETE in the headers timeout"),
         }
     }
-    let _ = shared.events.send(Event::ServerClosed);
+    (shared.events)(Event::ServerClosed);
 }
 
 /// One message of the session's to the server.

@@ -28,6 +28,7 @@
 //! or SIGINT.
 
 mod connect;
+mod listen;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
@@ -36,6 +37,9 @@ use std::time::{Duration, Instant};
 
 use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To};
 use serde_json::{Value, json};
+
+/// Where a server's side delivers what happens to it.
+pub(crate) type Sink = std::sync::Arc<dyn Fn(Event) + Send + Sync>;
 
 pub(crate) enum Event {
     Client(String),
@@ -49,14 +53,14 @@ pub(crate) enum Event {
 }
 
 /// How long the server gets at each step of its ending.
-const GRACE: Duration = Duration::from_secs(2);
+pub(crate) const GRACE: Duration = Duration::from_secs(2);
 
 /// The default bound on one message: 32 MiB, room for a large resource in
 /// Base64, small enough that a runaway peer cannot take the machine's memory.
 const MAX_MESSAGE: usize = 32 * 1024 * 1024;
 
 /// Where the server is.
-enum Upstream {
+pub(crate) enum Upstream {
     /// `-- CMD`: a process on stdio.
     Command(Vec<String>),
     /// `--connect URL`: over Streamable HTTP.
@@ -64,6 +68,9 @@ enum Upstream {
 }
 
 struct Options {
+    /// `--listen`: serve HTTP clients instead of one on stdio.
+    listen: Option<(std::net::SocketAddr, String)>,
+    allowed_origins: Vec<String>,
     server_era: ServerEraChoice,
     record: Option<std::path::PathBuf>,
     max_message: usize,
@@ -86,6 +93,8 @@ fn seconds(flag: &str, value: Option<String>) -> Result<Duration, String> {
 fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let mut o = Options {
+        listen: None,
+        allowed_origins: Vec::new(),
         server_era: ServerEraChoice::Auto,
         record: None,
         max_message: MAX_MESSAGE,
@@ -112,6 +121,10 @@ fn options() -> Result<Options, String> {
                     value.parse().map_err(|_| format!("--max-message takes a number of bytes, not {value:?}"))?;
             }
             "--connect" => url = Some(args.next().ok_or("--connect takes a URL")?),
+            "--listen" => {
+                o.listen = Some(listen::parse_listen(&args.next().ok_or("--listen takes ADDR:PORT[/path]")?)?)
+            }
+            "--allow-origin" => o.allowed_origins.push(args.next().ok_or("--allow-origin takes an origin")?),
             "--header" => {
                 let (name, value) = connect::header(&args.next().ok_or("--header takes 'Name: value'")?)?;
                 headers.append(name, value);
@@ -157,29 +170,34 @@ fn options() -> Result<Options, String> {
     Ok(o)
 }
 
-/// The JSON lines of `--record`.
-struct Recorder(Option<std::fs::File>);
+/// The JSON lines of `--record`, each naming its session: the process's id
+/// (stdio), or the process's id and the HTTP session's (`--listen`).
+pub(crate) struct Recorder(Option<std::fs::File>, Value);
 
 impl Recorder {
-    fn open(path: &std::path::Path) -> Result<Recorder, String> {
+    pub(crate) fn open(path: &std::path::Path, session: Value) -> Result<Recorder, String> {
         let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
-        Ok(Recorder(Some(file.map_err(|e| format!("{}: {e}", path.display()))?)))
+        Ok(Recorder(Some(file.map_err(|e| format!("{}: {e}", path.display()))?), session))
     }
 
-    fn record(&mut self, side: &str, dir: &str, line: &str) {
+    pub(crate) fn none() -> Recorder {
+        Recorder(None, Value::Null)
+    }
+
+    pub(crate) fn record(&mut self, side: &str, dir: &str, line: &str) {
         let Some(file) = &mut self.0 else { return };
         let msg = serde_json::from_str::<Value>(line).unwrap_or_else(|_| Value::String(line.to_string()));
         // One write per line: appends from two processes do not interleave within one.
-        let mut record = json!({"session": std::process::id(), "side": side, "dir": dir, "msg": msg}).to_string();
+        let mut record = json!({"session": self.1, "side": side, "dir": dir, "msg": msg}).to_string();
         record.push('\n');
         let _ = file.write_all(record.as_bytes());
     }
 
     /// A line of the session's own: `closing` when the client has gone (what
     /// the server says after it is recorded but not translated), `end` last.
-    fn mark(&mut self, what: &str, why: &str) {
+    pub(crate) fn mark(&mut self, what: &str, why: &str) {
         let Some(file) = &mut self.0 else { return };
-        let line = json!({"session": std::process::id(), what: why}).to_string() + "\n";
+        let line = json!({"session": self.1, what: why}).to_string() + "\n";
         let _ = file.write_all(line.as_bytes());
     }
 }
@@ -315,7 +333,7 @@ fn bounded_lines(
     }
 }
 
-fn spawn(server: &[String], max: usize, events: Sender<Event>) -> Result<(Child, ChildStdin), String> {
+pub(crate) fn spawn(server: &[String], max: usize, events: Sink) -> Result<(Child, ChildStdin), String> {
     let mut child = Command::new(&server[0])
         .args(&server[1..])
         .stdin(Stdio::piped())
@@ -326,11 +344,13 @@ fn spawn(server: &[String], max: usize, events: Sender<Event>) -> Result<(Child,
     let stdin = child.stdin.take().ok_or("no stdin")?;
     let stdout = child.stdout.take().ok_or("no stdout")?;
     std::thread::spawn(move || {
-        let lines = events.clone();
         bounded_lines(
             stdout,
             max,
-            |line| lines.send(Event::Server(line)).is_ok(),
+            |line| {
+                events(Event::Server(line));
+                true
+            },
             |big| {
                 eprintln!(
                     "mcp-era-bridge: the server sent a message of {} bytes, over --max-message {max}: not passed on",
@@ -344,13 +364,14 @@ fn spawn(server: &[String], max: usize, events: Sender<Event>) -> Result<(Child,
                             big.size
                         );
                         let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": why}});
-                        events.send(Event::Server(error.to_string())).is_ok()
+                        events(Event::Server(error.to_string()));
                     }
-                    _ => true,
+                    _ => {}
                 }
+                true
             },
         );
-        let _ = events.send(Event::ServerClosed);
+        events(Event::ServerClosed);
     });
     Ok((child, stdin))
 }
@@ -383,16 +404,22 @@ fn read_client(max: usize, events: Sender<Event>) {
 fn run(o: Options) -> Result<(), String> {
     // The record first: a file that cannot be opened stops the bridge before any server runs.
     let recorder = match &o.record {
-        Some(path) => Recorder::open(path)?,
-        None => Recorder(None),
+        Some(path) => Recorder::open(path, json!(std::process::id()))?,
+        None => Recorder::none(),
     };
     let (tx, events) = channel();
+    let sink: Sink = {
+        let tx = tx.clone();
+        std::sync::Arc::new(move |event| {
+            let _ = tx.send(event);
+        })
+    };
     let (mut child, server) = match o.upstream {
         Upstream::Command(command) => {
-            let (child, stdin) = spawn(&command, o.max_message, tx.clone())?;
+            let (child, stdin) = spawn(&command, o.max_message, sink)?;
             (Some(child), ServerWire::Stdin(Some(stdin)))
         }
-        Upstream::Http(config) => (None, ServerWire::Http(connect::HttpServer::start(*config, tx.clone())?)),
+        Upstream::Http(config) => (None, ServerWire::Http(connect::HttpServer::start(*config, sink)?)),
     };
     let mut wires = Wires { server, stdout: std::io::stdout(), recorder };
     signals::watch(tx.clone());
@@ -514,7 +541,7 @@ fn run(o: Options) -> Result<(), String> {
 
 /// The server's output has ended (or the last step has passed): it is reaped,
 /// stepped down from `step` the same way if it lingers.
-fn reap(child: &mut Child, mut step: Ending) {
+pub(crate) fn reap(child: &mut Child, mut step: Ending) {
     loop {
         if let Ok(Some(_)) = child.try_wait() {
             return;
@@ -535,7 +562,7 @@ fn reap(child: &mut Child, mut step: Ending) {
 
 /// Ending the server as the stdio binding says a client does: its stdin
 /// closed, then SIGTERM, then SIGKILL, each step given [`GRACE`].
-enum Ending {
+pub(crate) enum Ending {
     StdinClosed(Instant),
     Terminated(Instant),
     Killed(Instant),
@@ -565,7 +592,7 @@ impl Ending {
 }
 
 #[cfg(unix)]
-mod signals {
+pub(crate) mod signals {
     use std::process::Child;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::mpsc::Sender;
@@ -574,6 +601,11 @@ mod signals {
     use super::Event;
 
     static STOPPED: AtomicBool = AtomicBool::new(false);
+
+    /// Whether SIGTERM or SIGINT has come.
+    pub fn stopped() -> bool {
+        STOPPED.load(Ordering::SeqCst)
+    }
 
     extern "C" fn on_signal(_: libc::c_int) {
         // Only an atomic store: nothing else is safe in a signal handler.
@@ -615,19 +647,35 @@ mod signals {
     /// No signals to watch: the session ends when the client closes.
     pub fn watch(_: Sender<Event>) {}
 
+    pub fn stopped() -> bool {
+        false
+    }
+
     /// No SIGTERM: the server is killed after the grace period.
     pub fn terminate(_: &Child) {}
 }
 
 fn main() -> ExitCode {
-    let o = match options() {
+    let mut o = match options() {
         Ok(o) => o,
         Err(e) => {
             eprintln!("mcp-era-bridge: {e}");
             return usage();
         }
     };
-    match run(o) {
+    let result = match o.listen.take() {
+        Some((addr, path)) => listen::serve(listen::Config {
+            addr,
+            path,
+            upstream: o.upstream,
+            server_era: o.server_era,
+            max_message: o.max_message,
+            allowed_origins: o.allowed_origins,
+            record: o.record,
+        }),
+        None => run(o),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("mcp-era-bridge: {e}");

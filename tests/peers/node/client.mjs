@@ -8,6 +8,7 @@
 // Exits 0 when every check passes, 1 otherwise.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -18,9 +19,11 @@ import {
 import { cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
-const cmd = argv[0] === '--' ? argv.slice(1) : argv;
-if (cmd.length === 0) {
-  console.error('usage: node client.mjs -- <server command> [args...]');
+// `--url URL`: the server over Streamable HTTP (the SDK's StreamableHTTPClientTransport) instead of a command.
+const url = argv[0] === '--url' ? argv[1] : undefined;
+const cmd = url ? [] : argv[0] === '--' ? argv.slice(1) : argv;
+if (cmd.length === 0 && !url) {
+  console.error('usage: node client.mjs (--url URL | -- <server command> [args...])');
   process.exit(2);
 }
 
@@ -44,7 +47,9 @@ client.setRequestHandler(CreateMessageRequestSchema, answers.sampling);
 client.setRequestHandler(ListRootsRequestSchema, answers.roots);
 
 // Pass the full environment: by default the SDK forwards only HOME, LOGNAME, PATH, SHELL, TERM, USER.
-const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
+const transport = url
+  ? new StreamableHTTPClientTransport(new URL(url))
+  : new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
 
 async function main() {
   await client.connect(transport);

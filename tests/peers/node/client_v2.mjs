@@ -13,19 +13,22 @@
 // elicitation, which 2025-03-26 has not (server_2025_03_26.mjs).
 //
 // Exits 0 when every check passes, 1 otherwise.
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 let negotiation = 'auto';
 let surface = 'demo';
-while (argv[0] === '--negotiation' || argv[0] === '--surface') {
+// `--url URL`: the server over Streamable HTTP instead of a command.
+let url;
+while (argv[0] === '--negotiation' || argv[0] === '--surface' || argv[0] === '--url') {
   if (argv[0] === '--negotiation') negotiation = argv[1];
+  else if (argv[0] === '--url') url = argv[1];
   else surface = argv[1];
   argv.splice(0, 2);
 }
-const cmd = argv[0] === '--' ? argv.slice(1) : argv;
+const cmd = url ? ['(http)'] : argv[0] === '--' ? argv.slice(1) : argv;
 const surfaces = ['demo', 'everything', 'everything-2025-03-26'];
 if (cmd.length === 0 || !['auto', 'pinned'].includes(negotiation) || !surfaces.includes(surface)) {
   console.error(`usage: node client_v2.mjs [--negotiation auto|pinned] [--surface ${surfaces.join('|')}] -- <server command> [args...]`);
@@ -54,7 +57,9 @@ const answers = cannedAnswers(seen);
 client.setRequestHandler('sampling/createMessage', answers.sampling);
 client.setRequestHandler('roots/list', answers.roots);
 
-const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
+const transport = url
+  ? new StreamableHTTPClientTransport(new URL(url))
+  : new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), env: { ...process.env }, stderr: 'inherit' });
 
 async function everything({ elicitation }) {
   const { tools } = await client.listTools();

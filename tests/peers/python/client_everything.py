@@ -31,8 +31,9 @@ async def on_elicit(ctx: ClientRequestContext, params: types.ElicitRequestParams
     return types.ElicitResult(action="accept", content={"name": "Ada Lovelace", "check": True, "integer": 7})
 
 
-async def run(mode: str, command: list[str]) -> None:
-    params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+async def run(mode: str, command: list[str], url: str | None = None) -> None:
+    # `--url URL`: the server over Streamable HTTP (the SDK takes a URL for that transport).
+    params = url or StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
     async with Client(
         params,
         mode=MODES[mode],
@@ -84,12 +85,13 @@ async def run(mode: str, command: list[str]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", choices=sorted(MODES), default="pinned")
+    ap.add_argument("--url", help="the server over Streamable HTTP instead of a command")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
-    if not cmd:
-        ap.error("give the server command after --")
-    anyio.run(run, a.mode, cmd)
+    if not cmd and not a.url:
+        ap.error("give --url, or the server command after --")
+    anyio.run(run, a.mode, cmd, a.url)
 
 
 if __name__ == "__main__":
