@@ -99,14 +99,7 @@ pub(crate) fn bridged_http(name: &str, client: &[String], url: &str) -> (PathBuf
     );
     session_ended(&record);
     write_side(&record, "server", &server_side);
-    // The record's client side is what the proxy saw.
-    let teed = transcript::read(&client_side);
-    let ours = recorded(&record, "client");
-    for dir in ["c2s", "s2c"] {
-        let a: Vec<_> = ours.iter().filter(|(d, _)| d == dir).map(|(_, m)| m).collect();
-        let b: Vec<_> = teed.iter().filter(|(d, _)| d == dir).map(|(_, m)| m).collect();
-        assert_eq!(a, b, "{name}: client side, {dir}: the record and the proxy differ");
-    }
+    same_side(&record, "client", &client_side);
     (client_side, server_side, record)
 }
 
@@ -179,4 +172,147 @@ fn modern_clients_use_the_legacy_reference_server_over_http_through_connect() {
         }
         assert_eq!(s.count("c2s result"), 3, "{label}: each answered: {:?}", s.kinds);
     }
+}
+
+/// The bridge serving HTTP clients (`--listen`) in front of `upstream` (a
+/// command, teed to `server_side`, or `--connect URL`), stopped when dropped.
+pub(crate) struct Listening {
+    peer: HttpPeer,
+    pub record: PathBuf,
+}
+
+impl Listening {
+    pub(crate) fn url(&self) -> &str {
+        &self.peer.url
+    }
+
+    /// Stops the bridge as a service manager does (SIGTERM), so that every
+    /// session ends and the record is complete; its exit status.
+    pub(crate) fn stop(mut self) -> std::process::ExitStatus {
+        let pid = self.peer.child.id().to_string();
+        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.peer.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < until, "the bridge did not stop in 20 s after SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+pub(crate) fn listening(name: &str, args: &[String]) -> Listening {
+    let record = peers::transcript_path(&format!("{name}.bridge-record"));
+    let _ = std::fs::remove_file(&record);
+    let port = free_port();
+    let mut cmd = Command::new(bridge_bin());
+    cmd.args(["--listen", &port.to_string(), "--record", &record.display().to_string()]).args(args);
+    Listening { peer: http_peer(&format!("{name}.bridge"), port, "/mcp", &mut cmd), record }
+}
+
+/// Runs an HTTP `client` (its command ending where `--url URL` goes) and checks that it passed.
+fn run_http_client(name: &str, client: &[String], url: &str) {
+    let out = Command::new(&client[0])
+        .args(&client[1..])
+        .args(["--url", url])
+        .output()
+        .unwrap_or_else(|e| panic!("{name}: {:?}: {e}", client[0]));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success() && stdout.contains("all checks passed"),
+        "{name}: the client failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_legacy_typescript_sdk_http_client_uses_a_modern_python_sdk_server_through_listen() {
+    let name = "listen-ts-legacy-http-to-python-stdio";
+    let server_side = peers::transcript_path(&format!("{name}.server-side"));
+    let client_side = peers::transcript_path(&format!("{name}.client-side"));
+    let mut args = vec!["--".to_string()];
+    args.extend(peers::teed(&server_side, &python("server.py", &[])));
+    let bridge = listening(name, &args);
+    run_http_client(name, &node("client.mjs", &[]), bridge.url());
+    let record = bridge.record.clone();
+    assert!(bridge.stop().success());
+    write_side(&record, "client", &client_side);
+    // The client spoke 2025-11-25 over HTTP with a session; the server 2026-07-28 on stdio.
+    let c = judged(&client_side);
+    assert_eq!(c.revision, "2025-11-25");
+    assert_eq!(c.count("c2s request initialize"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request elicitation/create"), 2, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request sampling/createMessage"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request roots/list"), 1, "{:?}", c.kinds);
+    let s = judged(&server_side);
+    assert_eq!(s.revision, "2026-07-28");
+    assert_eq!(s.count("c2s request initialize"), 0, "{:?}", s.kinds);
+    assert!(s.count("s2c result InputRequiredResult") >= 3, "{:?}", s.kinds);
+    same_side(&record, "server", &server_side);
+}
+
+/// The bridge's record of `side` is what the proxy on it saw, each direction in order.
+fn same_side(record: &Path, side: &str, teed: &Path) {
+    let teed = transcript::read(teed);
+    let ours = recorded(record, side);
+    assert_eq!(ours.len(), teed.len(), "{side} side: the record and the proxy");
+    for dir in ["c2s", "s2c"] {
+        let a: Vec<_> = ours.iter().filter(|(d, _)| d == dir).map(|(_, m)| m).collect();
+        let b: Vec<_> = teed.iter().filter(|(d, _)| d == dir).map(|(_, m)| m).collect();
+        assert_eq!(a, b, "{side} side, {dir}: the record and the proxy differ");
+    }
+}
+
+#[test]
+fn modern_http_clients_use_the_legacy_reference_server_through_listen() {
+    let clients = [
+        ("python-pinned", python("client_everything.py", &["--mode", "pinned"])),
+        ("ts-v2-pinned", node("client_v2.mjs", &["--negotiation", "pinned", "--surface", "everything"])),
+    ];
+    let everything = node("node_modules/@modelcontextprotocol/server-everything/dist/index.js", &[]);
+    for (label, client) in clients {
+        let name = format!("listen-{label}-http-to-everything-stdio");
+        let server_side = peers::transcript_path(&format!("{name}.server-side"));
+        let client_side = peers::transcript_path(&format!("{name}.client-side"));
+        let mut args = vec!["--".to_string()];
+        args.extend(peers::teed(&server_side, &everything));
+        let bridge = listening(&name, &args);
+        run_http_client(&name, &client, bridge.url());
+        let record = bridge.record.clone();
+        assert!(bridge.stop().success(), "{label}");
+        write_side(&record, "client", &client_side);
+        let c = judged(&client_side);
+        assert_eq!(c.revision, "2026-07-28", "{label}");
+        assert_eq!(c.count("c2s request initialize"), 0, "{label}: {:?}", c.kinds);
+        assert_eq!(c.count("s2c result InputRequiredResult"), 3, "{label}: {:?}", c.kinds);
+        // One handshake for the client's whole life: its requests are one identity's.
+        let s = judged(&server_side);
+        assert_eq!(s.revision, "2025-11-25", "{label}");
+        assert_eq!(s.count("c2s request initialize"), 1, "{label}: {:?}", s.kinds);
+        assert_eq!(s.count("c2s result"), 3, "{label}: each question answered: {:?}", s.kinds);
+        same_side(&record, "server", &server_side);
+    }
+}
+
+#[test]
+fn a_legacy_http_client_reaches_a_modern_http_server_through_listen_and_connect() {
+    let name = "listen-connect-ts-legacy-to-python-http";
+    let server = python_http_server(name);
+    let bridge = listening(name, &["--connect".to_string(), server.url.clone()]);
+    run_http_client(name, &node("client.mjs", &[]), bridge.url());
+    let record = bridge.record.clone();
+    assert!(bridge.stop().success());
+    let (client_side, server_side) = (
+        peers::transcript_path(&format!("{name}.client-side")),
+        peers::transcript_path(&format!("{name}.server-side")),
+    );
+    write_side(&record, "client", &client_side);
+    write_side(&record, "server", &server_side);
+    assert_eq!(judged(&client_side).revision, "2025-11-25");
+    let s = judged(&server_side);
+    assert_eq!(s.revision, "2026-07-28");
+    assert!(s.count("s2c result InputRequiredResult") >= 3, "{:?}", s.kinds);
 }

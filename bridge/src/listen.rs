@@ -88,31 +88,36 @@ pub fn serve(config: Config) -> Result<(), String> {
         let front = Arc::new(Front { config, sessions: Mutex::new(HashMap::new()), next: AtomicU64::new(1) });
         let app = Router::new().route(&path, axum::routing::any(endpoint)).with_state(front.clone());
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let (force_tx, force_rx) = tokio::sync::oneshot::channel::<()>();
         let (signal_tx, signal_rx) = std::sync::mpsc::channel();
         crate::signals::watch(signal_tx);
+        let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
         std::thread::spawn(move || {
             let _ = signal_rx.recv();
+            let _ = signalled_tx.send(());
+        });
+        // On a signal: every session ended first (their streams close with
+        // them), then the server shut down, forced if a connection lingers.
+        tokio::spawn(async move {
+            let _ = signalled_rx.await;
+            end_sessions(front).await;
             let _ = stop_tx.send(());
+            tokio::time::sleep(GRACE).await;
+            let _ = force_tx.send(());
         });
         let served = axum::serve(listener, app).with_graceful_shutdown(async move {
             let _ = stop_rx.await;
         });
-        // Graceful shutdown waits for open streams; the sessions are ended first so they close.
-        let front_at_stop = front.clone();
         tokio::select! {
             result = served => result.map_err(|e| e.to_string())?,
-            _ = wait_stopped(front_at_stop) => {}
+            _ = force_rx => {}
         }
         Ok(())
     })
 }
 
-/// Once a signal has come (the graceful shutdown begun), ends every session and waits for them.
-async fn wait_stopped(front: Arc<Front>) {
-    // Polls: the shutdown signal is a std channel's.
-    while !crate::signals::stopped() {
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+/// Ends every session, and waits (a bounded time) for each to finish.
+async fn end_sessions(front: Arc<Front>) {
     let sessions: Vec<Arc<Downstream>> = front.sessions.lock().unwrap().drain().map(|(_, s)| s).collect();
     for s in &sessions {
         let _ = s.inputs.send(DIn::Gone);

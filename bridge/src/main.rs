@@ -602,11 +602,6 @@ pub(crate) mod signals {
 
     static STOPPED: AtomicBool = AtomicBool::new(false);
 
-    /// Whether SIGTERM or SIGINT has come.
-    pub fn stopped() -> bool {
-        STOPPED.load(Ordering::SeqCst)
-    }
-
     extern "C" fn on_signal(_: libc::c_int) {
         // Only an atomic store: nothing else is safe in a signal handler.
         STOPPED.store(true, Ordering::SeqCst);
@@ -646,10 +641,6 @@ mod signals {
 
     /// No signals to watch: the session ends when the client closes.
     pub fn watch(_: Sender<Event>) {}
-
-    pub fn stopped() -> bool {
-        false
-    }
 
     /// No SIGTERM: the server is killed after the grace period.
     pub fn terminate(_: &Child) {}
