@@ -1,0 +1,152 @@
+"""A Streamable HTTP server that misbehaves on purpose, for the bridge's fault
+tests (Python's standard library only). Usage: python3 fault_server.py PORT_FILE
+
+It serves both shapes of the transport at one endpoint:
+- modern (2026-07-28): `server/discover` answered; `tools/call` does what its
+  tool's name says (see FAULTS), `echo` answers;
+- legacy (2025-11-25): `initialize` opens a session (`Mcp-Session-Id`
+  `s1`, `s2`, ...); the tool `expire` ends it, so the next request gets 404.
+It writes the port it bound (loopback, chosen by the system) to PORT_FILE, and
+every request it receives, one JSON line each, to PORT_FILE + ".log".
+"""
+
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOG_LOCK = threading.Lock()
+SESSIONS = {"live": set(), "next": 1}
+
+
+def discover(id_):
+    return {"jsonrpc": "2.0", "id": id_, "result": {
+        "resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+        "ttlMs": 0, "cacheScope": "private",
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fault-server", "version": "0.1.0"}}}}
+
+
+def text_result(id_, text, modern):
+    result = {"content": [{"type": "text", "text": text}]}
+    if modern:
+        result["resultType"] = "complete"
+    return {"jsonrpc": "2.0", "id": id_, "result": result}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send_json(self, status, body, headers=()):
+        data = json.dumps(body).encode() if body is not None else b""
+        self.send_response(status)
+        if body is not None:
+            self.send_header("Content-Type", "application/json")
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def send_text(self, status, text):
+        data = text.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_DELETE(self):
+        sid = self.headers.get("Mcp-Session-Id")
+        self.record({"DELETE": sid})
+        SESSIONS["live"].discard(sid)
+        self.send_json(200, None)
+
+    def do_GET(self):
+        self.send_json(405, None)
+
+    def record(self, what):
+        with LOG_LOCK, open(sys.argv[1] + ".log", "a") as log:
+            log.write(json.dumps(what) + "\n")
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        msg = json.loads(body)
+        self.record({"msg": msg, "session": self.headers.get("Mcp-Session-Id"),
+                     "method_header": self.headers.get("Mcp-Method"), "name_header": self.headers.get("Mcp-Name")})
+        method, id_ = msg.get("method"), msg.get("id")
+        sid = self.headers.get("Mcp-Session-Id")
+        modern = sid is None and method != "initialize"
+        if method == "server/discover":
+            if sys.argv[2:] == ["legacy"]:
+                return self.send_json(400, {"jsonrpc": "2.0", "id": None,
+                                            "error": {"code": -32000, "message": "Bad Request: Server not initialized"}})
+            return self.send_json(200, discover(id_))
+        if method == "initialize":
+            sid = f"s{SESSIONS['next']}"
+            SESSIONS["next"] += 1
+            SESSIONS["live"].add(sid)
+            result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                      "serverInfo": {"name": "fault-server", "version": "0.1.0"}}
+            return self.send_json(200, {"jsonrpc": "2.0", "id": id_, "result": result}, [("Mcp-Session-Id", sid)])
+        if sid is not None and sid not in SESSIONS["live"]:
+            return self.send_json(404, {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": "Session not found"}})
+        if id_ is None:
+            return self.send_json(202, None)
+        if method == "tools/list":
+            tool = {"name": "echo", "inputSchema": {"type": "object"}}
+            result = {"tools": [tool]}
+            if modern:
+                result.update({"resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
+            return self.send_json(200, {"jsonrpc": "2.0", "id": id_, "result": result})
+        if method != "tools/call":
+            return self.send_json(200, {"jsonrpc": "2.0", "id": id_, "result": {}})
+        name = msg["params"]["name"]
+        if name == "echo":
+            return self.send_json(200, text_result(id_, "echo", modern))
+        if name == "status500-json":
+            return self.send_json(500, {"jsonrpc": "2.0", "id": id_, "error": {"code": -32603, "message": "the tool broke"}})
+        if name == "status500-plain":
+            return self.send_text(500, "Internal Server Error")
+        if name == "status400-plain":
+            return self.send_text(400, "no")
+        if name == "cut":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            progress = {"jsonrpc": "2.0", "method": "notifications/progress",
+                        "params": {"progressToken": 1, "progress": 1}}
+            self.wfile.write(f"data: {json.dumps(progress)}\n\n".encode())
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if name == "silent":
+            time.sleep(30)
+            return
+        if name == "slow-body":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b'{"jsonrpc": "2.0",')
+            self.wfile.flush()
+            time.sleep(30)
+            return
+        if name == "huge":
+            return self.send_json(200, text_result(id_, "x" * 2_000_000, modern))
+        if name == "expire":
+            SESSIONS["live"].discard(sid)
+            return self.send_json(200, text_result(id_, "expired", modern))
+        return self.send_json(200, {"jsonrpc": "2.0", "id": id_, "error": {"code": -32602, "message": f"no tool {name}"}})
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+import os
+os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+server.serve_forever()

@@ -1,0 +1,295 @@
+//! The bridge over Streamable HTTP when a peer misbehaves: every fault is a
+//! JSON-RPC error (or the HTTP status the transport names) to the side that
+//! asked, within a bound, and the session goes on. The server side is
+//! `fault_server.py` (Python's standard library); the client side is this test
+//! on the bridge's stdio, or reqwest on its `--listen` endpoint.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+fn bridge_bin() -> PathBuf {
+    mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("http-faults");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(path.with_extension("log"));
+    path
+}
+
+/// `fault_server.py` on a loopback port of its choosing, killed when dropped.
+struct FaultServer {
+    child: Child,
+    url: String,
+    log: PathBuf,
+}
+
+impl Drop for FaultServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl FaultServer {
+    fn start(name: &str, args: &[&str]) -> FaultServer {
+        let port_file = scratch(name);
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fault_server.py");
+        let child = Command::new("python3").arg(script).arg(&port_file).args(args).spawn().unwrap();
+        let until = Instant::now() + Duration::from_secs(10);
+        let port = loop {
+            if let Ok(port) = std::fs::read_to_string(&port_file) {
+                break port;
+            }
+            assert!(Instant::now() < until, "the fault server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let log = PathBuf::from(format!("{}.log", port_file.display()));
+        FaultServer { child, url: format!("http://127.0.0.1:{port}/mcp"), log }
+    }
+
+    /// Every request it received, in order.
+    fn received(&self) -> Vec<Value> {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    }
+}
+
+/// The bridge with a client on its stdio: this test.
+struct Bridge {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Value>,
+    seen: Vec<Value>,
+}
+
+impl Bridge {
+    fn start(args: &[&str]) -> Bridge {
+        let mut child = Command::new(bridge_bin())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(serde_json::from_str(&line).unwrap_or(Value::String(line)));
+            }
+        });
+        Bridge { child, stdin, lines, seen: Vec::new() }
+    }
+
+    fn send(&mut self, message: Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The answer to request `id`, which must come within `within`.
+    fn answer(&mut self, id: i64, within: Duration) -> Value {
+        let until = Instant::now() + within;
+        loop {
+            if let Some(at) = self.seen.iter().position(|m| m["id"] == id && m.get("method").is_none()) {
+                return self.seen.remove(at);
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(m) => self.seen.push(m),
+                Err(_) => panic!("no answer to {id} in {within:?}; the bridge sent {:?}", self.seen),
+            }
+        }
+    }
+
+    fn call(&mut self, id: i64, message: Value, within: Duration) -> Value {
+        self.send(message);
+        self.answer(id, within)
+    }
+
+    /// Closes its stdin (the client leaves) and waits for it to exit.
+    fn finish(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < until, "the bridge did not exit in 20 s after its client left");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "fault-test", "version": "0"}
+    })
+}
+
+fn modern_call(id: i64, tool: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": {}, "_meta": meta()}})
+}
+
+fn legacy_call(id: i64, tool: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": {}}})
+}
+
+fn error_message(answer: &Value) -> &str {
+    answer.pointer("/error/message").and_then(Value::as_str).unwrap_or_else(|| panic!("not an error: {answer}"))
+}
+
+#[test]
+fn each_fault_of_a_modern_server_is_an_error_to_the_request_that_met_it_and_the_session_goes_on() {
+    let server = FaultServer::start("modern", &[]);
+    let mut bridge = Bridge::start(&[
+        "--connect",
+        &server.url,
+        "--headers-timeout",
+        "1",
+        "--body-timeout",
+        "1",
+        "--max-message",
+        "1000000",
+    ]);
+    let faults = [
+        ("status500-json", "the tool broke"),
+        ("status500-plain", "HTTP 500 Internal Server Error with no JSON-RPC answer"),
+        ("status400-plain", "HTTP 400 Bad Request with no JSON-RPC answer"),
+        ("cut", "the server's stream ended before its answer"),
+        ("silent", "--headers-timeout"),
+        ("slow-body", "--body-timeout"),
+        ("huge", "over 1000000 bytes (--max-message)"),
+    ];
+    let mut id = 0;
+    for (tool, why) in faults {
+        id += 1;
+        let started = Instant::now();
+        let answer = bridge.call(id, modern_call(id, tool), Duration::from_secs(10));
+        assert!(error_message(&answer).contains(why), "{tool}: {answer}");
+        assert!(started.elapsed() < Duration::from_secs(5), "{tool}: answered after {:?}", started.elapsed());
+        // The session goes on.
+        id += 1;
+        let echo = bridge.call(id, modern_call(id, "echo"), Duration::from_secs(10));
+        assert_eq!(echo.pointer("/result/content/0/text"), Some(&json!("echo")), "after {tool}: {echo}");
+    }
+    // The cut stream's progress reached the client before the error.
+    assert!(bridge.seen.iter().any(|m| m["method"] == "notifications/progress"), "{:?}", bridge.seen);
+    assert!(bridge.finish().success());
+    // Every call went out once, with the transport's headers.
+    let calls: Vec<Value> = server.received().into_iter().filter(|r| r["msg"]["method"] == "tools/call").collect();
+    assert_eq!(calls.len(), 2 * faults.len());
+    for call in &calls {
+        assert_eq!(call["method_header"], "tools/call");
+        assert_eq!(call["name_header"], call["msg"]["params"]["name"]);
+    }
+}
+
+#[test]
+fn an_expired_legacy_session_is_an_error_once_and_a_new_session_for_what_follows() {
+    let server = FaultServer::start("legacy", &["legacy"]);
+    let mut bridge = Bridge::start(&["--connect", &server.url]);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "fault-test", "version": "0"}}});
+    let answer = bridge.call(1, init, Duration::from_secs(15));
+    assert_eq!(answer.pointer("/result/protocolVersion"), Some(&json!("2025-11-25")), "{answer}");
+    bridge.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    assert!(bridge.call(2, legacy_call(2, "echo"), Duration::from_secs(5)).get("result").is_some());
+    assert!(bridge.call(3, legacy_call(3, "expire"), Duration::from_secs(5)).get("result").is_some());
+    let expired = bridge.call(4, legacy_call(4, "echo"), Duration::from_secs(5));
+    assert!(error_message(&expired).contains("session expired (404)"), "{expired}");
+    let after = bridge.call(5, legacy_call(5, "echo"), Duration::from_secs(10));
+    assert_eq!(after.pointer("/result/content/0/text"), Some(&json!("echo")), "{after}");
+    assert!(bridge.finish().success());
+    let received = server.received();
+    let sessions: Vec<&str> = received
+        .iter()
+        .filter(|r| r["msg"]["method"] == "tools/call")
+        .map(|r| r["session"].as_str().unwrap_or("none"))
+        .collect();
+    // Call 4 went out once, on the expired session; call 5 on the new one.
+    assert_eq!(sessions, ["s1", "s1", "s1", "s2"]);
+    let initializes = received.iter().filter(|r| r["msg"]["method"] == "initialize").count();
+    assert_eq!(initializes, 2, "the client's and the new session's");
+    assert_eq!(received.last().unwrap()["DELETE"], "s2", "the session ended with DELETE when the client left");
+}
+
+#[test]
+fn an_unreachable_server_is_an_error_to_each_request_soon() {
+    // A port nothing listens on: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let mut bridge = Bridge::start(&["--connect", &url]);
+    let started = Instant::now();
+    let answer = bridge.call(1, modern_call(1, "echo"), Duration::from_secs(15));
+    assert!(error_message(&answer).contains("cannot reach the server"), "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(bridge.finish().success());
+}
+
+/// A stand-in legacy server on stdio: the probe and one call answered with a
+/// line of `size` bytes, everything else answered small.
+const BIG_LINES: &str = r#"
+import json, sys
+size = int(sys.argv[1])
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg or "method" not in msg:
+        continue
+    if msg["method"] in ("server/discover", "tools/call") and msg.get("params", {}).get("name") != "small":
+        head = json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"pad": ""}})[:-3]
+        sys.stdout.write(head)
+        chunk = "x" * (1 << 20)
+        for _ in range(size >> 20):
+            sys.stdout.write(chunk)
+        sys.stdout.write('"}}\n')
+    elif msg["method"] == "initialize":
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}}, "serverInfo": {"name": "big", "version": "0"}}}))
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"content": [{"type": "text", "text": "small"}]}}))
+    sys.stdout.flush()
+"#;
+
+/// The most memory the process has held (Linux's VmHWM), in KiB.
+#[cfg(target_os = "linux")]
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_line_over_the_bound_is_refused_without_holding_it_and_the_session_goes_on() {
+    let size = 200 << 20;
+    let size_arg = size.to_string();
+    let mut bridge = Bridge::start(&["--max-message", "8000000", "--", "python3", "-c", BIG_LINES, size_arg.as_str()]);
+    // The probe's answer is too large: taken as no answer, the server as legacy.
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    let answer = bridge.call(1, init, Duration::from_secs(60));
+    assert!(answer.get("result").is_some(), "{answer}");
+    bridge.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let big = bridge.call(2, legacy_call(2, "big"), Duration::from_secs(60));
+    let why = error_message(&big);
+    assert!(why.contains("over the bridge's --max-message 8000000") && why.contains(&size.to_string()[..3]), "{why}");
+    let small = bridge.call(3, legacy_call(3, "small"), Duration::from_secs(10));
+    assert_eq!(small.pointer("/result/content/0/text"), Some(&json!("small")), "{small}");
+    // Two 200 MB lines went through the bridge; it never held one.
+    let peak = peak_kib(bridge.child.id());
+    assert!(peak < 64 * 1024, "the bridge's peak memory was {peak} KiB");
+    assert!(bridge.finish().success());
+}

@@ -1,0 +1,203 @@
+//! `--listen` when a client misbehaves, or comes from where it should not:
+//! each refusal the status (and JSON-RPC error) the transport names, and the
+//! bridge serving the next request as before. Behind it a stand-in modern
+//! server on stdio (Python's standard library).
+
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use reqwest::blocking::{Client, Response};
+use serde_json::{Value, json};
+
+/// A modern server: discovery, a tool that mirrors `region` into a header, and its calls.
+const MODERN: &str = r#"
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg or "method" not in msg:
+        continue
+    m, i = msg["method"], msg["id"]
+    if m == "server/discover":
+        r = {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "ttlMs": 0,
+             "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "m", "version": "0"}}}
+    elif m == "tools/list":
+        tool = {"name": "sql", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}}
+        r = {"resultType": "complete", "tools": [tool], "ttlMs": 0, "cacheScope": "private"}
+    else:
+        r = {"resultType": "complete", "content": [{"type": "text", "text": "ran " + json.dumps(msg["params"].get("arguments"))}]}
+    print(json.dumps({"jsonrpc": "2.0", "id": i, "result": r}), flush=True)
+"#;
+
+struct Listening {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn listening(extra: &[&str]) -> Listening {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let bridge = mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge");
+    let child = Command::new(bridge)
+        .args(["--listen", &port.to_string()])
+        .args(extra)
+        .args(["--", "python3", "-c", MODERN])
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < until, "the bridge did not listen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Listening { child, url: format!("http://127.0.0.1:{port}/mcp") }
+}
+
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "listen-test", "version": "0"}
+    })
+}
+
+fn call(id: i64, region: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": "sql", "arguments": {"region": region}, "_meta": meta()}})
+}
+
+/// An HTTP client (reqwest with rustls, its crypto provider ring as the bridge's).
+fn client() -> Client {
+    #[allow(deprecated)]
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    Client::new()
+}
+
+/// A POST of `body` with `headers`.
+fn post(url: &str, body: &Value, headers: &[(&str, &str)]) -> Response {
+    let mut request = client()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body.to_string());
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.timeout(Duration::from_secs(20)).send().unwrap()
+}
+
+fn standard(method: &'static str, name: Option<&'static str>) -> Vec<(&'static str, &'static str)> {
+    let mut h = vec![("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", method)];
+    h.extend(name.map(|n| ("Mcp-Name", n)));
+    h
+}
+
+fn json_of(r: Response) -> (u16, Value) {
+    let status = r.status().as_u16();
+    let text = r.text().unwrap();
+    // A one-message SSE answer or a JSON body.
+    let data = text.lines().find_map(|l| l.strip_prefix("data: ")).map(str::to_string).unwrap_or(text);
+    (status, serde_json::from_str(&data).unwrap_or_else(|e| panic!("{e}: {data}")))
+}
+
+#[test]
+fn a_modern_request_is_served_only_when_its_headers_say_what_its_body_says() {
+    let bridge = listening(&[]);
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}});
+    let (status, answer) = json_of(post(&bridge.url, &list, &standard("tools/list", None)));
+    assert_eq!((status, answer["id"].clone()), (200, json!(1)), "{answer}");
+    assert_eq!(answer.pointer("/result/tools/0/name"), Some(&json!("sql")));
+
+    // The tool's x-mcp-header, learnt from the list: its header is required now.
+    let mut ok = standard("tools/call", Some("sql"));
+    ok.push(("Mcp-Param-Region", "us-west1"));
+    let (status, answer) = json_of(post(&bridge.url, &call(2, "us-west1"), &ok));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!("ran {\"region\": \"us-west1\"}")));
+
+    let refusals: Vec<(&str, Vec<(&str, &str)>, &str)> = vec![
+        ("no Mcp-Param-Region", standard("tools/call", Some("sql")), "Mcp-Param-Region header is required"),
+        (
+            "a different Mcp-Param-Region",
+            {
+                let mut h = standard("tools/call", Some("sql"));
+                h.push(("Mcp-Param-Region", "eu-west1"));
+                h
+            },
+            "'eu-west1' does not match body value 'us-west1'",
+        ),
+        ("a different Mcp-Name", standard("tools/call", Some("other")), "Mcp-Name header value 'other'"),
+        ("no Mcp-Method", vec![("MCP-Protocol-Version", "2026-07-28")], "Mcp-Method header is required"),
+        ("no version", vec![("Mcp-Method", "tools/call")], "MCP-Protocol-Version header is required"),
+    ];
+    for (what, headers, why) in refusals {
+        let (status, answer) = json_of(post(&bridge.url, &call(3, "us-west1"), &headers));
+        assert_eq!(status, 400, "{what}: {answer}");
+        assert_eq!(answer.pointer("/error/code"), Some(&json!(-32020)), "{what}: {answer}");
+        assert_eq!(answer["id"], 3, "{what}");
+        let message = answer.pointer("/error/message").and_then(Value::as_str).unwrap();
+        assert!(message.contains(why), "{what}: {message}");
+    }
+    // And served again after them.
+    let (status, _) = json_of(post(&bridge.url, &call(4, "us-west1"), &ok));
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn foreign_origins_large_bodies_and_the_legacy_verbs_get_the_statuses_the_transport_names() {
+    let bridge = listening(&["--max-message", "10000", "--allow-origin", "https://app.example"]);
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}});
+    let mut foreign = standard("tools/list", None);
+    foreign.push(("Origin", "http://evil.example"));
+    let (status, answer) = json_of(post(&bridge.url, &list, &foreign));
+    assert_eq!(status, 403, "{answer}");
+    assert!(answer.pointer("/error/message").unwrap().as_str().unwrap().contains("evil.example"));
+    for origin in ["https://app.example", "http://localhost:5173"] {
+        let mut allowed = standard("tools/list", None);
+        allowed.push(("Origin", origin));
+        assert_eq!(json_of(post(&bridge.url, &list, &allowed)).0, 200, "{origin}");
+    }
+
+    let big = call(2, &"x".repeat(20_000));
+    let (status, answer) = json_of(post(&bridge.url, &big, &standard("tools/call", Some("sql"))));
+    assert_eq!(status, 413, "{answer}");
+    assert!(answer.pointer("/error/message").unwrap().as_str().unwrap().contains("--max-message 10000"), "{answer}");
+
+    // A modern client's endpoint has no GET stream and no session to delete.
+    let client = client();
+    assert_eq!(client.get(&bridge.url).send().unwrap().status().as_u16(), 405);
+    assert_eq!(client.delete(&bridge.url).send().unwrap().status().as_u16(), 405);
+    // A session the bridge never minted.
+    let unknown = client.delete(&bridge.url).header("Mcp-Session-Id", "nope").send().unwrap();
+    assert_eq!(unknown.status().as_u16(), 404);
+}
+
+#[test]
+fn a_legacy_client_gets_a_session_of_its_own_that_ends_on_delete() {
+    let bridge = listening(&[]);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "0"}}});
+    let r = post(&bridge.url, &init, &[]);
+    let session = r.headers().get("mcp-session-id").expect("a session id").to_str().unwrap().to_string();
+    let (status, answer) = json_of(r);
+    assert_eq!(status, 200);
+    assert_eq!(answer.pointer("/result/protocolVersion"), Some(&json!("2025-11-25")), "{answer}");
+    let with = [("Mcp-Session-Id", session.as_str()), ("MCP-Protocol-Version", "2025-11-25")];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(post(&bridge.url, &initialized, &with).status().as_u16(), 202);
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "sql", "arguments": {"region": "x"}}});
+    let (status, answer) = json_of(post(&bridge.url, &call, &with));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["id"], 2);
+    assert!(answer.pointer("/result/content/0/text").is_some(), "{answer}");
+    let client = client();
+    assert_eq!(client.delete(&bridge.url).header("Mcp-Session-Id", &session).send().unwrap().status().as_u16(), 200);
+    let (status, _) = json_of(post(&bridge.url, &call, &with));
+    assert_eq!(status, 404, "the session is over");
+}
