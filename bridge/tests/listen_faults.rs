@@ -92,7 +92,9 @@ fn post(url: &str, body: &Value, headers: &[(&str, &str)]) -> Response {
     request.timeout(Duration::from_secs(20)).send().unwrap()
 }
 
-fn standard(method: &'static str, name: Option<&'static str>) -> Vec<(&'static str, &'static str)> {
+type Headers = Vec<(&'static str, &'static str)>;
+
+fn standard(method: &'static str, name: Option<&'static str>) -> Headers {
     let mut h = vec![("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", method)];
     h.extend(name.map(|n| ("Mcp-Name", n)));
     h
@@ -121,7 +123,7 @@ fn a_modern_request_is_served_only_when_its_headers_say_what_its_body_says() {
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!("ran {\"region\": \"us-west1\"}")));
 
-    let refusals: Vec<(&str, Vec<(&str, &str)>, &str)> = vec![
+    let refusals: Vec<(&str, Headers, &str)> = vec![
         ("no Mcp-Param-Region", standard("tools/call", Some("sql")), "Mcp-Param-Region header is required"),
         (
             "a different Mcp-Param-Region",
