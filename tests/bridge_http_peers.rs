@@ -11,6 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mcp_spec_tests::{peers, transcript};
+use serde_json::{Value, json};
 
 use crate::bridge_peers::{bridge_bin, judged, node, python, recorded, session_ended};
 
@@ -315,4 +316,93 @@ fn a_legacy_http_client_reaches_a_modern_http_server_through_listen_and_connect(
     let s = judged(&server_side);
     assert_eq!(s.revision, "2026-07-28");
     assert!(s.count("s2c result InputRequiredResult") >= 3, "{:?}", s.kinds);
+}
+
+/// The peak memory of a process (Linux's VmHWM), in KiB.
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// The JSON-RPC message of an HTTP answer: its JSON body, or the last event of its SSE stream.
+fn message_of(response: reqwest::blocking::Response) -> Value {
+    let text = response.text().unwrap();
+    let data = text.lines().filter_map(|l| l.strip_prefix("data:")).last().map(str::trim).unwrap_or(&text);
+    serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+const LOAD_CLIENTS: usize = 32;
+const LOAD_CALLS: usize = 200;
+
+/// One HTTP client of the load test: `calls` echo calls, each answer checked to be its own.
+fn load_client(url: &str, n: usize, legacy: bool) -> usize {
+    let http = reqwest::blocking::Client::new();
+    let post = |body: &Value, headers: &[(String, String)]| {
+        let mut r = http
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .timeout(Duration::from_secs(60));
+        for (k, v) in headers {
+            r = r.header(k, v);
+        }
+        r.body(body.to_string()).send().unwrap_or_else(|e| panic!("client {n}: {e}"))
+    };
+    let info = json!({"name": format!("load-{n}"), "version": "0"});
+    let mut session = Vec::new();
+    if legacy {
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": info}});
+        let r = post(&init, &[]);
+        let id = r.headers()["mcp-session-id"].to_str().unwrap().to_string();
+        assert!(message_of(r).get("result").is_some());
+        session =
+            vec![("Mcp-Session-Id".to_string(), id), ("MCP-Protocol-Version".to_string(), "2025-11-25".to_string())];
+        assert_eq!(post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}), &session).status(), 202);
+    }
+    let mut answered = 0;
+    for i in 1..=LOAD_CALLS {
+        let text = format!("client {n} call {i}");
+        let mut params = json!({"name": "echo", "arguments": {"text": text}});
+        if !legacy {
+            params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": info});
+        }
+        let body = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params});
+        let headers =
+            if legacy { session.clone() } else { mcp_spec_types::http::request_headers(&body, None).unwrap() };
+        let answer = message_of(post(&body, &headers));
+        assert_eq!(answer["id"], i, "client {n}: {answer}");
+        assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!(text)), "client {n}: {answer}");
+        answered += 1;
+    }
+    answered
+}
+
+#[test]
+fn thirty_two_http_clients_of_both_eras_each_get_their_own_answers_through_one_bridge() {
+    #[allow(deprecated)]
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let name = "listen-load";
+    let server = python_http_server(name);
+    let bridge = listening(name, &["--connect".to_string(), server.url.clone()]);
+    let url = bridge.url().to_string();
+    let started = Instant::now();
+    let threads: Vec<_> = (0..LOAD_CLIENTS)
+        .map(|n| {
+            let url = url.clone();
+            std::thread::spawn(move || load_client(&url, n, n % 2 == 0))
+        })
+        .collect();
+    let answered: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    let peak = peak_kib(bridge.peer.child.id());
+    println!(
+        "{LOAD_CLIENTS} clients (half legacy, half modern) x {LOAD_CALLS} calls: {answered} answers in {:.1?}; the bridge's peak memory {} MiB",
+        started.elapsed(),
+        peak / 1024
+    );
+    assert_eq!(answered, LOAD_CLIENTS * LOAD_CALLS);
+    assert!(peak < 256 * 1024, "the bridge's peak memory: {peak} KiB");
+    assert!(bridge.stop().success());
 }
