@@ -328,7 +328,7 @@ fn peak_kib(pid: u32) -> u64 {
 /// The JSON-RPC message of an HTTP answer: its JSON body, or the last event of its SSE stream.
 fn message_of(response: reqwest::blocking::Response) -> Value {
     let text = response.text().unwrap();
-    let data = text.lines().filter_map(|l| l.strip_prefix("data:")).last().map(str::trim).unwrap_or(&text);
+    let data = text.lines().filter_map(|l| l.strip_prefix("data:")).next_back().map(str::trim).unwrap_or(&text);
     serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
