@@ -406,3 +406,64 @@ fn thirty_two_http_clients_of_both_eras_each_get_their_own_answers_through_one_b
     assert!(peak < 256 * 1024, "the bridge's peak memory: {peak} KiB");
     assert!(bridge.stop().success());
 }
+
+/// The outcome of each check a client printed (`ok` or `FAIL`, then its text), in order.
+fn outcomes(stdout: &str) -> Vec<(bool, String)> {
+    stdout
+        .lines()
+        .filter_map(|l| match (l.strip_prefix("ok   "), l.strip_prefix("FAIL ")) {
+            (Some(what), _) => Some((true, what.to_string())),
+            (_, Some(what)) => Some((false, what.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A check's name: its text up to the values it shows.
+fn check_name(what: &str) -> &str {
+    what.split([':', '-', '[', '{', '=']).next().unwrap_or(what).trim()
+}
+
+/// Runs a stdio client (every check run, none stopping it) through `proxy`; its outcomes.
+fn through(client: &[String], proxy: &[String]) -> Vec<(bool, String)> {
+    let out = Command::new(&client[0])
+        .args(&client[1..])
+        .arg("--")
+        .args(proxy)
+        .env("CHECKS_KEEP_GOING", "1")
+        .output()
+        .unwrap();
+    outcomes(&String::from_utf8_lossy(&out.stdout))
+}
+
+#[test]
+fn legacy_stdio_clients_pass_every_check_through_connect_and_the_readme_says_what_mcp_remote_misses() {
+    let readme = std::fs::read_to_string(mcp_spec_testkit::workspace_root().join("bridge/README.md")).unwrap();
+    let start = readme.find("<!-- mcp-remote checks -->").expect("bridge/README.md: the mcp-remote table's marker");
+    let table = &readme[start..readme[start..].find("\n\n").map_or(readme.len(), |e| start + e)];
+    let mut they_missed = Vec::new();
+    for (label, script, checks) in [("ts-1.32", "client.mjs", 20), ("ts-1.12.3", "client_2025_03_26.mjs", 14)] {
+        let name = format!("versus-mcp-remote-{label}");
+        let server = python_http_server(&name);
+        let client = node(script, &[]);
+        let ours = through(&client, &[bridge_bin().display().to_string(), "--connect".into(), server.url.clone()]);
+        let mcp_remote = node("node_modules/mcp-remote/dist/proxy.js", &[&server.url, "--protocol", "auto"]);
+        let theirs = through(&client, &mcp_remote);
+        assert_eq!(ours.len(), checks, "{label}: the checks run through the bridge: {ours:?}");
+        assert!(ours.iter().all(|(ok, _)| *ok), "{label}: through the bridge: {ours:?}");
+        assert!(theirs.len() >= checks, "{label}: the checks run through mcp-remote: {theirs:?}");
+        let missed: Vec<&str> = theirs.iter().filter(|(ok, _)| !ok).map(|(_, what)| check_name(what)).collect();
+        println!("{label}: {} checks; through mcp-remote --protocol auto, failed: {missed:?}", ours.len());
+        they_missed.extend(missed.into_iter().map(|m| format!("{label}: {m}")));
+    }
+    // The README's table names exactly what mcp-remote failed, client by client.
+    let said: Vec<String> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains("fails"))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+            format!("{}: {}", cells[0].trim_matches('`'), cells[1].trim_matches('`'))
+        })
+        .collect();
+    assert_eq!(said, they_missed, "bridge/README.md's mcp-remote table against this run");
+}

@@ -4,9 +4,17 @@
 // closes the client and exits 0 or 1. Each SDK's client has the same methods
 // for these.
 
+// With CHECKS_KEEP_GOING=1 a failed check is counted, not thrown, so that one
+// run shows every check a proxy passes (the run still exits 1).
+const keepGoing = process.env.CHECKS_KEEP_GOING === '1';
+let failed = 0;
+
 export function check(cond, what) {
   console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!cond) throw new Error(`check failed: ${what}`);
+  if (!cond) {
+    failed += 1;
+    if (!keepGoing) throw new Error(`check failed: ${what}`);
+  }
 }
 
 export const textOf = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
@@ -45,11 +53,17 @@ export async function checkDemoPromptsAndResources(client) {
   check(c.completion.values.join() === 'friendly,formal', `completion/complete prompt -> ${c.completion.values}`);
 }
 
+// The last line of a run: every check passed, or how many did not.
+export function allPassed() {
+  console.log(failed === 0 ? 'all checks passed' : `${failed} checks failed`);
+}
+
 // Runs `main`, closes the client, and exits 0 when every check passed, 1 otherwise.
 export async function run(client, main) {
   let code = 0;
   try {
     await main();
+    if (failed > 0) code = 1;
   } catch (e) {
     console.error(e);
     code = 1;

@@ -16,7 +16,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
+import { allPassed, cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 // `--url URL`: the server over Streamable HTTP (the SDK's StreamableHTTPClientTransport) instead of a command.
@@ -122,7 +122,7 @@ async function main() {
   const pong = await client.ping();
   // An empty result: nothing but, at most, its `_meta`.
   check(pong !== null && typeof pong === 'object' && Object.keys(pong).every((k) => k === '_meta'), `ping -> ${JSON.stringify(pong)}`);
-  console.log('all checks passed');
+  allPassed();
 }
 
 await run(client, main);

@@ -9,7 +9,7 @@
 import { Client } from 'sdk-2025-03-26/client/index.js';
 import { StdioClientTransport } from 'sdk-2025-03-26/client/stdio.js';
 import { CreateMessageRequestSchema, LATEST_PROTOCOL_VERSION, ListRootsRequestSchema } from 'sdk-2025-03-26/types.js';
-import { cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
+import { allPassed, cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 const cmd = argv[0] === '--' ? argv.slice(1) : argv;
@@ -47,7 +47,7 @@ async function main() {
 
   const pong = await client.ping();
   check(pong !== null && typeof pong === 'object', `ping -> ${JSON.stringify(pong)}`);
-  console.log('all checks passed');
+  allPassed();
 }
 
 await run(client, main);

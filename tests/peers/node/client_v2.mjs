@@ -15,7 +15,7 @@
 // Exits 0 when every check passes, 1 otherwise.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
+import { allPassed, cannedAnswers, check, checkDemoPromptsAndResources, checkDemoTools, run, textOf } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 let negotiation = 'auto';
@@ -99,7 +99,7 @@ async function main() {
   check(version === '2026-07-28', `negotiated ${version}`);
   if (surface !== 'demo') {
     await everything({ elicitation: surface === 'everything' });
-    console.log('all checks passed');
+    allPassed();
     return;
   }
 
@@ -116,7 +116,7 @@ async function main() {
   check(textOf(r).includes('an old silent pond') && textOf(r).includes('file:///tmp/peers-research'), `sampling+roots: ${textOf(r)}`);
 
   await checkDemoPromptsAndResources(client);
-  console.log('all checks passed');
+  allPassed();
 }
 
 await run(client, main);
