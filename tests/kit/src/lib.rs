@@ -62,15 +62,26 @@ pub fn examples_of(dir: &Path) -> Vec<(String, PathBuf, serde_json::Value)> {
 /// binary a user gets; this is. Built once per test process; cargo's own lock
 /// orders test processes that build at the same time.
 pub fn as_installed(package: &str, bin: &str) -> PathBuf {
-    static BUILT: OnceLock<Mutex<BTreeMap<String, PathBuf>>> = OnceLock::new();
+    built_alone(package, bin, false)
+}
+
+/// The same, optimised as `cargo install` builds it (for benchmarks).
+pub fn as_installed_release(package: &str, bin: &str) -> PathBuf {
+    built_alone(package, bin, true)
+}
+
+fn built_alone(package: &str, bin: &str, release: bool) -> PathBuf {
+    static BUILT: OnceLock<Mutex<BTreeMap<(String, bool), PathBuf>>> = OnceLock::new();
     let mut built = BUILT.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(path) = built.get(bin) {
+    if let Some(path) = built.get(&(bin.to_string(), release)) {
         return path.clone();
     }
     let target = workspace_root().join("target/as-installed");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let profile: &[&str] = if release { &["--release"] } else { &[] };
     let out = std::process::Command::new(cargo)
         .args(["build", "--locked", "--quiet", "--package", package, "--bin", bin])
+        .args(profile)
         .current_dir(workspace_root())
         .env("CARGO_TARGET_DIR", &target)
         .env_remove("RUSTFLAGS")
@@ -80,8 +91,9 @@ pub fn as_installed(package: &str, bin: &str) -> PathBuf {
     if !out.status.success() {
         panic!("cannot build {bin} of {package} as a user installs it:\n{}", String::from_utf8_lossy(&out.stderr));
     }
-    let path = target.join("debug").join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
+    let dir = if release { "release" } else { "debug" };
+    let path = target.join(dir).join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
     assert!(path.is_file(), "{} was not built", path.display());
-    built.insert(bin.to_string(), path.clone());
+    built.insert((bin.to_string(), release), path.clone());
     path
 }

@@ -1,0 +1,250 @@
+//! The era bridge over Streamable HTTP beside mcp-remote, on loopback, in
+//! paired rounds (`cargo bench -p mcp-spec-bench --bench bridge_http`): a
+//! legacy stdio client's sequential `tools/call echo` to one modern HTTP server
+//! (the Python SDK 2.3's, `tests/peers/python/server.py --http`) through
+//! `mcp-era-bridge --connect` (release, as `cargo install` builds it) and
+//! through `mcp-remote` 0.15.1 `--protocol auto`, and a modern client calling
+//! the same server directly over HTTP (reqwest, the transport's headers). Each
+//! round, every contender makes `CALLS` calls in turn, the order rotating; each
+//! answer must be the text its call sent. Printed: calls per second (the median
+//! of the rounds), the latency's p50 and p99 over every call, what each proxy
+//! adds to the direct p50 and p99, and the goals' ratios. Nothing here asserts
+//! a speed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use mcp_spec_testkit::peers;
+use serde_json::{Value, json};
+
+const CALLS: usize = 20;
+
+/// A process killed when dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The Python SDK's server on Streamable HTTP; its URL.
+fn server() -> (Running, String) {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(peers::python())
+        .arg(peers::python_script("server.py"))
+        .args(["--http", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < until, "the Python SDK's HTTP server did not listen");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (Running(child), format!("http://127.0.0.1:{port}/mcp"))
+}
+
+/// A legacy stdio client's side of a proxy: initialized, then calls one at a time.
+struct StdioProxy {
+    _child: Running,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next: i64,
+}
+
+impl StdioProxy {
+    fn start(command: &[String]) -> StdioProxy {
+        let mut child = Command::new(&command[0])
+            .args(&command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{:?}: {e}", command[0]));
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut proxy = StdioProxy { _child: Running(child), stdin, stdout, next: 1 };
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}});
+        let answer = proxy.ask(&init, 0);
+        assert!(answer.get("result").is_some(), "{command:?}: initialize: {answer}");
+        proxy.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        proxy
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends `message` and reads until the answer to `id` (notifications passed over).
+    fn ask(&mut self, message: &Value, id: i64) -> Value {
+        self.send(message);
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the proxy closed its output");
+            let m: Value = serde_json::from_str(&line).unwrap();
+            if m["id"] == id && m.get("method").is_none() {
+                return m;
+            }
+        }
+    }
+
+    fn echo(&mut self, text: &str) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": text}}});
+        self.ask(&call, id)
+    }
+}
+
+/// A modern client over HTTP, straight to the server.
+struct Direct {
+    http: reqwest::blocking::Client,
+    url: String,
+    next: i64,
+}
+
+impl Direct {
+    fn echo(&mut self, text: &str) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "echo", "arguments": {"text": text},
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"}}}});
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        for (name, value) in mcp_spec_types::http::request_headers(&body, None).unwrap() {
+            request = request.header(name, value);
+        }
+        let text = request.body(body.to_string()).send().unwrap().text().unwrap();
+        let data = text.lines().filter_map(|l| l.strip_prefix("data:")).next_back().map(str::trim).unwrap_or(&text);
+        serde_json::from_str(data).unwrap()
+    }
+}
+
+enum Contender {
+    Direct(Direct),
+    Proxy(StdioProxy),
+}
+
+impl Contender {
+    fn echo(&mut self, text: &str) -> Value {
+        match self {
+            Contender::Direct(d) => d.echo(text),
+            Contender::Proxy(p) => p.echo(text),
+        }
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn main() {
+    let rounds: usize = std::env::var("BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(31);
+    #[allow(deprecated)]
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let (_server, url) = server();
+    // Optimised as a user gets it; under `cargo test --benches` (a check of what
+    // the bench reads, not a measurement) the debug build the tests use.
+    let bridge = if cfg!(debug_assertions) {
+        mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge")
+    } else {
+        mcp_spec_testkit::as_installed_release("mcp-era-bridge", "mcp-era-bridge")
+    };
+    let node = peers::node();
+    let mcp_remote = node.join("node_modules/mcp-remote/dist/proxy.js");
+    let mut contenders: Vec<(&str, Contender)> = vec![
+        (
+            "direct (modern client, HTTP)",
+            Contender::Direct(Direct { http: reqwest::blocking::Client::new(), url: url.clone(), next: 1 }),
+        ),
+        (
+            "mcp-era-bridge --connect",
+            Contender::Proxy(StdioProxy::start(&[bridge.display().to_string(), "--connect".into(), url.clone()])),
+        ),
+        (
+            "mcp-remote 0.15.1 --protocol auto",
+            Contender::Proxy(StdioProxy::start(&[
+                "node".into(),
+                mcp_remote.display().to_string(),
+                url.clone(),
+                "--protocol".into(),
+                "auto".into(),
+            ])),
+        ),
+    ];
+    // Warm each up (connections, JIT), then the paired rounds.
+    for (name, c) in contenders.iter_mut() {
+        for i in 0..CALLS {
+            let text = format!("warm {i}");
+            let answer = c.echo(&text);
+            assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!(text)), "{name}: {answer}");
+        }
+    }
+    let n = contenders.len();
+    let mut latencies: Vec<Vec<Duration>> = vec![Vec::new(); n];
+    let mut rates: Vec<Vec<f64>> = vec![Vec::new(); n];
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (round + k) % n;
+            let (name, c) = &mut contenders[i];
+            let started = Instant::now();
+            for call in 0..CALLS {
+                let text = format!("round {round} call {call}");
+                let t = Instant::now();
+                let answer = c.echo(&text);
+                latencies[i].push(t.elapsed());
+                assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!(text)), "{name}: {answer}");
+            }
+            rates[i].push(CALLS as f64 / started.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "\nsequential tools/call echo to the Python SDK's HTTP server, {rounds} paired rounds of {CALLS} calls each"
+    );
+    println!("  {:36} {:>9} {:>9} {:>9} {:>11} {:>11}", "", "calls/s", "p50 ms", "p99 ms", "+p50 ms", "+p99 ms");
+    let mut summary = Vec::new();
+    for (i, (name, _)) in contenders.iter().enumerate() {
+        latencies[i].sort();
+        rates[i].sort_by(f64::total_cmp);
+        let (p50, p99) = (percentile(&latencies[i], 0.5), percentile(&latencies[i], 0.99));
+        let rate = rates[i][rates[i].len() / 2];
+        summary.push((p50, p99, rate));
+        let (d50, d99) = (ms(summary[0].0), ms(summary[0].1));
+        println!(
+            "  {:36} {:>9.0} {:>9.2} {:>9.2} {:>11.2} {:>11.2}",
+            name,
+            rate,
+            ms(p50),
+            ms(p99),
+            ms(p50) - d50,
+            ms(p99) - d99
+        );
+    }
+    let [direct, ours, theirs] = [summary[0], summary[1], summary[2]];
+    let added = |s: (Duration, Duration, f64)| ms(s.0) - ms(direct.0);
+    println!(
+        "  goals: our added p50 / mcp-remote's {:.2} (at most 0.33); our p99 / mcp-remote's p50 {:.2} (under 1); our calls/s / mcp-remote's {:.2}x (at least 1.5x)",
+        added(ours) / added(theirs),
+        ms(ours.1) / ms(theirs.0),
+        ours.2 / theirs.2
+    );
+}
