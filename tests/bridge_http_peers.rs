@@ -58,6 +58,14 @@ pub(crate) fn http_peer(name: &str, port: u16, path: &str, cmd: &mut Command) ->
     HttpPeer { child, url: format!("http://127.0.0.1:{port}{path}") }
 }
 
+/// The TypeScript SDK v2's server (tests/peers/node/server_v2.mjs) on Streamable HTTP,
+/// modern only: it refuses the `initialize` handshake.
+pub(crate) fn ts_v2_http_server(name: &str) -> HttpPeer {
+    let port = free_port();
+    let program = node("server_v2.mjs", &["--legacy", "reject", "--http", &port.to_string()]);
+    http_peer(name, port, "/mcp", Command::new(&program[0]).args(&program[1..]))
+}
+
 /// The reference server (`server-everything`) started with `streamableHttp`: a 2025-11-25 server with sessions.
 pub(crate) fn everything_http_server(name: &str) -> HttpPeer {
     let program = node("node_modules/@modelcontextprotocol/server-everything/dist/index.js", &["streamableHttp"]);
@@ -299,11 +307,53 @@ fn modern_http_clients_use_the_legacy_reference_server_through_listen() {
 }
 
 #[test]
-fn a_legacy_http_client_reaches_a_modern_http_server_through_listen_and_connect() {
-    let name = "listen-connect-ts-legacy-to-python-http";
-    let server = python_http_server(name);
+fn a_legacy_http_client_reaches_modern_http_servers_through_listen_and_connect() {
+    let servers: [(&str, fn(&str) -> HttpPeer); 2] = [("python", python_http_server), ("ts-v2", ts_v2_http_server)];
+    for (label, start) in servers {
+        let name = format!("listen-connect-ts-legacy-to-{label}-http");
+        let server = start(&name);
+        let bridge = listening(&name, &["--connect".to_string(), server.url.clone()]);
+        run_http_client(&name, &node("client.mjs", &[]), bridge.url());
+        let record = bridge.record.clone();
+        assert!(bridge.stop().success(), "{label}");
+        let (client_side, server_side) = (
+            peers::transcript_path(&format!("{name}.client-side")),
+            peers::transcript_path(&format!("{name}.server-side")),
+        );
+        write_side(&record, "client", &client_side);
+        write_side(&record, "server", &server_side);
+        let c = judged(&client_side);
+        assert_eq!(c.revision, "2025-11-25", "{label}");
+        assert_eq!(c.count("s2c request elicitation/create"), 2, "{label}: {:?}", c.kinds);
+        let s = judged(&server_side);
+        assert_eq!(s.revision, "2026-07-28", "{label}");
+        assert_eq!(s.count("c2s request initialize"), 0, "{label}: {:?}", s.kinds);
+        assert!(s.count("s2c result InputRequiredResult") >= 3, "{label}: {:?}", s.kinds);
+    }
+}
+
+#[test]
+fn a_legacy_typescript_sdk_client_uses_a_modern_only_typescript_sdk_v2_http_server_through_connect() {
+    let name = "connect-ts-legacy-to-ts-v2-http";
+    let server = ts_v2_http_server(name);
+    let (client_side, server_side, _) = bridged_http(name, &node("client.mjs", &[]), &server.url);
+    let c = judged(&client_side);
+    assert_eq!(c.revision, "2025-11-25");
+    assert_eq!(c.count("s2c request elicitation/create"), 2, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request sampling/createMessage"), 1, "{:?}", c.kinds);
+    let s = judged(&server_side);
+    assert_eq!(s.revision, "2026-07-28");
+    assert_eq!(s.count("c2s request initialize") + s.count("c2s request ping"), 0, "{:?}", s.kinds);
+    assert!(s.count("s2c result InputRequiredResult") >= 3, "{:?}", s.kinds);
+}
+
+#[test]
+fn a_modern_http_client_reaches_the_legacy_reference_http_server_through_listen_and_connect() {
+    let name = "listen-connect-ts-v2-to-everything-http";
+    let server = everything_http_server(name);
     let bridge = listening(name, &["--connect".to_string(), server.url.clone()]);
-    run_http_client(name, &node("client.mjs", &[]), bridge.url());
+    let client = node("client_v2.mjs", &["--negotiation", "pinned", "--surface", "everything"]);
+    run_http_client(name, &client, bridge.url());
     let record = bridge.record.clone();
     assert!(bridge.stop().success());
     let (client_side, server_side) = (
@@ -312,10 +362,13 @@ fn a_legacy_http_client_reaches_a_modern_http_server_through_listen_and_connect(
     );
     write_side(&record, "client", &client_side);
     write_side(&record, "server", &server_side);
-    assert_eq!(judged(&client_side).revision, "2025-11-25");
+    let c = judged(&client_side);
+    assert_eq!(c.revision, "2026-07-28");
+    assert_eq!(c.count("s2c result InputRequiredResult"), 3, "{:?}", c.kinds);
     let s = judged(&server_side);
-    assert_eq!(s.revision, "2026-07-28");
-    assert!(s.count("s2c result InputRequiredResult") >= 3, "{:?}", s.kinds);
+    assert_eq!(s.revision, "2025-11-25");
+    assert_eq!(s.count("c2s request initialize"), 1, "{:?}", s.kinds);
+    assert_eq!(s.count("c2s result"), 3, "{:?}", s.kinds);
 }
 
 /// The peak memory of a process (Linux's VmHWM), in KiB.

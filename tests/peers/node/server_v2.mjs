@@ -4,13 +4,19 @@
 // requests), `--legacy reject` (the default) refuses it: a modern-only server. Tools ask for the
 // user's input as input_required results.
 //
-//   node server_v2.mjs [--legacy reject|serve]
-import { McpServer, ResourceTemplate, acceptedContent, completable, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+//   node server_v2.mjs [--legacy reject|serve] [--http PORT]
+//
+// `--http PORT`: Streamable HTTP on loopback (the SDK's createMcpHandler, a web-standard
+// handler, adapted to Node's http server here), modern only with `--legacy reject`.
+import http from 'node:http';
+import { McpServer, createMcpHandler, ResourceTemplate, acceptedContent, completable, inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
 const argv = process.argv.slice(2);
-const legacy = argv[0] === '--legacy' ? argv[1] : 'reject';
+const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const legacy = option('--legacy') ?? 'reject';
+const httpPort = option('--http');
 
 function makeServer() {
 // The SDK's default list is the 2025 era's: 2026-07-28 is served (through server/discover) only
@@ -124,4 +130,20 @@ server.registerResource(
 return server;
 }
 
-serveStdio(makeServer, { legacy });
+if (httpPort) {
+  const handler = createMcpHandler(makeServer, { legacy: legacy === 'serve' ? 'stateless' : 'reject' });
+  http
+    .createServer(async (req, res) => {
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      const body = ['GET', 'HEAD'].includes(req.method) ? undefined : Buffer.concat(chunks);
+      const request = new Request(`http://127.0.0.1:${httpPort}${req.url}`, { method: req.method, headers: req.headers, body });
+      const response = await handler.fetch(request);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (response.body) for await (const chunk of response.body) res.write(chunk);
+      res.end();
+    })
+    .listen(Number(httpPort), '127.0.0.1');
+} else {
+  serveStdio(makeServer, { legacy });
+}
