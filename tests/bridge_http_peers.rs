@@ -58,6 +58,9 @@ pub(crate) fn http_peer(name: &str, port: u16, path: &str, cmd: &mut Command) ->
     HttpPeer { child, url: format!("http://127.0.0.1:{port}{path}") }
 }
 
+/// How a peer server is started (by the name of its test).
+type StartPeer = fn(&str) -> HttpPeer;
+
 /// The TypeScript SDK v2's server (tests/peers/node/server_v2.mjs) on Streamable HTTP,
 /// modern only: it refuses the `initialize` handshake.
 pub(crate) fn ts_v2_http_server(name: &str) -> HttpPeer {
@@ -308,7 +311,7 @@ fn modern_http_clients_use_the_legacy_reference_server_through_listen() {
 
 #[test]
 fn a_legacy_http_client_reaches_modern_http_servers_through_listen_and_connect() {
-    let servers: [(&str, fn(&str) -> HttpPeer); 2] = [("python", python_http_server), ("ts-v2", ts_v2_http_server)];
+    let servers: [(&str, StartPeer); 2] = [("python", python_http_server), ("ts-v2", ts_v2_http_server)];
     for (label, start) in servers {
         let name = format!("listen-connect-ts-legacy-to-{label}-http");
         let server = start(&name);
