@@ -4,7 +4,9 @@
 //! pass-through when the eras match, the end): a front feeds it what happens
 //! ([`Input`]) and does what it says ([`Action`]). Within it a [`Bridge`] takes
 //! each message from one side and returns the messages to send, to either side.
-//! `mcp-era-bridge` (`src/main.rs`) is a stdio proxy that drives a [`Session`].
+//! `mcp-era-bridge` (`src/main.rs`) is a proxy that drives a [`Session`] per client: on stdio,
+//! or over Streamable HTTP on either side (`src/connect.rs`, `src/listen.rs`: tokio, reqwest and
+//! axum, in the binary only).
 //!
 //! - The **modern** era (2026-07-28): `server/discover`, the protocol version,
 //!   client capabilities and client info in every request's `_meta`, and a
