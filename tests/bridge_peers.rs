@@ -33,24 +33,7 @@ fn bridged(
     bridge.extend(bridge_args.iter().map(|a| a.to_string()));
     bridge.extend(["--record".to_string(), record.display().to_string(), "--".to_string()]);
     bridge.extend(peers::teed(&server_side, server));
-    let mut cmd = client.to_vec();
-    cmd.push("--".into());
-    cmd.extend(peers::teed(&client_side, &bridge));
-    let out = Command::new(&cmd[0]).args(&cmd[1..]).output().unwrap_or_else(|e| panic!("{name}: {:?}: {e}", cmd[0]));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    println!("{stdout}");
-    assert!(
-        out.status.success() && stdout.contains("all checks passed"),
-        "{name}: the client failed ({}):\n{stdout}\n{stderr}\ntranscripts: {}, {}",
-        out.status,
-        client_side.display(),
-        server_side.display()
-    );
-    assert!(
-        !stderr.contains("not sent on") && !stderr.contains("to no request"),
-        "{name}: the bridge dropped something:\n{stderr}"
-    );
+    let stdout = run_through(name, client, &peers::teed(&client_side, &bridge), &[&client_side, &server_side]);
     session_ended(&record);
     // Earlier sessions of the same commands (a client's probe on a sibling
     // process) are judged as well: every message through the bridge is typed.
@@ -60,6 +43,42 @@ fn bridged(
         }
     }
     (stdout, client_side, server_side, record)
+}
+
+/// Runs `client` with `proxy` as its server command; its output, once it has
+/// passed every check and the bridge (its stderr) dropped nothing. `transcripts`
+/// are named when it fails.
+pub(crate) fn run_through(name: &str, client: &[String], proxy: &[String], transcripts: &[&Path]) -> String {
+    let mut cmd = client.to_vec();
+    cmd.push("--".into());
+    cmd.extend_from_slice(proxy);
+    let out = Command::new(&cmd[0]).args(&cmd[1..]).output().unwrap_or_else(|e| panic!("{name}: {:?}: {e}", cmd[0]));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    println!("{stdout}");
+    let named: Vec<String> = transcripts.iter().map(|t| t.display().to_string()).collect();
+    assert!(
+        out.status.success() && stdout.contains("all checks passed"),
+        "{name}: the client failed ({}):\n{stdout}\n{stderr}\ntranscripts: {}",
+        out.status,
+        named.join(", ")
+    );
+    assert!(
+        !stderr.contains("not sent on") && !stderr.contains("to no request"),
+        "{name}: the bridge dropped something:\n{stderr}"
+    );
+    stdout
+}
+
+/// What a legacy TypeScript SDK 1.32 client (`client.mjs`) is asked by the
+/// demo server, bridged from a modern one: the server's questions as requests.
+pub(crate) fn asked_as_requests(c: &transcript::Judged) {
+    assert_eq!(c.revision, "2025-11-25");
+    assert_eq!(c.count("c2s request initialize"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request elicitation/create"), 2, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request sampling/createMessage"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c request roots/list"), 1, "{:?}", c.kinds);
+    assert_eq!(c.count("s2c result InputRequiredResult"), 0, "{:?}", c.kinds);
 }
 
 pub(crate) fn judged(path: &Path) -> transcript::Judged {
@@ -163,12 +182,7 @@ fn a_legacy_typescript_sdk_client_uses_a_modern_python_sdk_server_through_the_br
 
     // The client spoke 2025-11-25: a handshake, and the server's questions as requests to it.
     let c = judged(&client_side);
-    assert_eq!(c.revision, "2025-11-25");
-    assert_eq!(c.count("c2s request initialize"), 1, "{:?}", c.kinds);
-    assert_eq!(c.count("s2c request elicitation/create"), 2, "{:?}", c.kinds);
-    assert_eq!(c.count("s2c request sampling/createMessage"), 1, "{:?}", c.kinds);
-    assert_eq!(c.count("s2c request roots/list"), 1, "{:?}", c.kinds);
-    assert_eq!(c.count("s2c result InputRequiredResult"), 0, "{:?}", c.kinds);
+    asked_as_requests(&c);
 
     // The server saw only 2026-07-28: no handshake, no ping, every request with its
     // _meta (the judge reads each as 2026-07-28's type, which requires it), the

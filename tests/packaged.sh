@@ -15,8 +15,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-cargo package --locked --quiet -p mcp-spec-runtime -p mcp-spec-types -p mcp-era-bridge
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' generated/Cargo.toml | head -1)
+# cargo verifies the bridge's package against the other two through a local
+# registry under target/package, and extracts their .crate files once into
+# $CARGO_HOME/registry/src/-<hash of that path>/, reusing the extraction ever
+# after: a checkout packaged before would verify against its old sources. The
+# extractions of local registries (their folder names start with "-") go first.
+for stale in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/mcp-spec-{runtime,types}-"$version"; do
+  [ -e "$stale" ] && rm -rf "$stale"
+done
+cargo package --locked --quiet -p mcp-spec-runtime -p mcp-spec-types -p mcp-era-bridge
 work="$root/target/packaged"
 rm -rf "$work"
 mkdir -p "$work"
