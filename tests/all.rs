@@ -2,6 +2,7 @@
 //! compiled as modules naming `crate::rt`, are the other: `golden.rs`). Each
 //! module is one concern; what they share is the `mcp_spec_tests` library.
 
+mod apps;
 mod bridge_http_peers;
 mod bridge_peers;
 mod building;

@@ -32,7 +32,8 @@ fn short_diff(old: &str, new: &str) -> String {
 /// inputs and the extensions.
 fn generate_committed() -> Files {
     let settings = mcp_spec_codegen::emit::Settings::default()
-        .with_extensions(&mcp_spec_codegen::extension::ExtDir::named(support::ext_dir()));
+        .with_extensions(&mcp_spec_codegen::extension::ExtDir::named(support::ext_dir()))
+        .with_manifest(&support::ext_manifest());
     match mcp_spec_codegen::generate_with(&support::spec_dir(), &settings) {
         Ok(g) => g.files,
         Err(d) => panic!("generation failed:\n{}", d.render()),

@@ -363,7 +363,11 @@ fn bad_extension_inputs_are_located_errors() {
         Some(&core_draft),
     );
     assert!(out.contains("an import from `@modelcontextprotocol/core`") && out.contains("schema.ts:1:1"), "{out}");
-    assert!(out.contains("import from it"), "{out}");
+    // Without a manifest's mapping: the hint says to add one.
+    assert!(
+        out.contains("described by a manifest (codegen/extensions.toml)") && out.contains("core-packages"),
+        "{out}"
+    );
     // A name the core does not have.
     let out = load_broken(
         "unknown",

@@ -688,6 +688,14 @@ pub fn model_agreement(rev: &mcp_spec_codegen::model::Revision, types: &[mcp_spe
     out
 }
 
+/// The extensions manifest (`codegen/extensions.toml`), named: an extension
+/// of it that does not generate (its files missing) is an error in the tests.
+pub fn ext_manifest() -> mcp_spec_codegen::extension::ManifestFile {
+    let path = workspace_root().join(mcp_spec_codegen::extension::manifest::DEFAULT_MANIFEST);
+    assert!(path.is_file(), "{} is missing", path.display());
+    mcp_spec_codegen::extension::ManifestFile { path, named: true }
+}
+
 /// The extensions folder, found as the tools find it (`MCP_EXT_DIR`, then
 /// `../shared/mcp-ext` beside the workspace). Panics with what was looked for
 /// when it is missing.

@@ -52,6 +52,18 @@ pub fn parse_docs(raw: &str) -> Docs {
         docs.text.pop();
     }
     for (name, body) in tags {
+        // `@description` (the tag ts-to-zod and `.d.ts` files write their prose
+        // under) is the description itself, a paragraph of the text.
+        if name == "description" {
+            if !docs.text.is_empty() {
+                docs.text.push(String::new());
+            }
+            docs.text.extend(body.into_iter().map(|l| l.trim_end().to_string()));
+            while docs.text.last().is_some_and(|l| l.trim().is_empty()) {
+                docs.text.pop();
+            }
+            continue;
+        }
         let joined = normalise_ws(&body.join("\n"));
         match name.as_str() {
             "deprecated" => docs.deprecated = Some(parse_deprecation(&joined)),
@@ -148,6 +160,16 @@ mod tests {
         assert_eq!(d.since.as_deref(), Some("2025-11-25"));
         assert_eq!(d.sep.as_deref(), Some("SEP-2596"));
         assert_eq!(d.values, vec!["thisServer", "allServers"]);
+    }
+
+    #[test]
+    fn a_description_tag_is_the_description() {
+        let docs = parse_docs("*\n * @description Display mode for UI\n *   presentation.\n * @see {@link X `X`}\n ");
+        assert_eq!(docs.text, vec!["Display mode for UI", "  presentation."]);
+        assert!(docs.constraints.is_empty(), "{:?}", docs.constraints);
+        assert_eq!(docs.see, vec!["{@link X `X`}"]);
+        let docs = parse_docs("*\n * Lead.\n * @description More.\n ");
+        assert_eq!(docs.text, vec!["Lead.", "", "More."]);
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
 pub fn generate_with(spec_dir: &Path, settings: &emit::Settings) -> Result<Generated, Diagnostics> {
     let started = std::time::Instant::now();
     let (spec, mut warnings) = spec::load_spec(spec_dir)?;
-    let extensions = match &settings.ext_dir {
+    let mut extensions = match &settings.ext_dir {
         Some(dir) => {
             let (extensions, ext_warnings) = extension::load_extensions(dir, &spec)?;
             warnings.extend(ext_warnings);
@@ -62,6 +62,22 @@ pub fn generate_with(spec_dir: &Path, settings: &emit::Settings) -> Result<Gener
         }
         None => Vec::new(),
     };
+    if let Some(manifest) = &settings.ext_manifest {
+        let (described, ext_warnings) = extension::load_manifest_extensions(manifest, &spec)?;
+        warnings.extend(ext_warnings);
+        for ext in described {
+            if extensions.iter().any(|e| e.module == ext.module) {
+                return Err(Diagnostic::error(format!(
+                    "extension `{}` of {} is also an extension of the extensions folder: one module, one source",
+                    ext.name,
+                    manifest.path.display()
+                ))
+                .into());
+            }
+            extensions.push(ext);
+        }
+        extensions.sort_by(|a, b| a.module.cmp(&b.module));
+    }
     let loaded = started.elapsed();
     let registry = registry::build(&spec);
     let notes = emit::registry::look_ahead_notes(&spec, &registry);

@@ -60,7 +60,7 @@ pub fn parse_module(path: &Path, text: &str) -> (Vec<Decl>, Vec<Import>, Diagnos
             return (Vec::new(), imports, diags);
         }
     };
-    let mut cx = Cx { path, base, comments: &comments, diags: &mut diags, depth: 0 };
+    let mut cx = Cx { path, base, comments: &comments, diags: &mut diags, depth: 0, declared_consts: Vec::new() };
     let mut decls = Vec::new();
     let mut exported_names: Vec<(String, Span)> = Vec::new();
     for item in &module.body {
@@ -130,6 +130,8 @@ pub fn parse_module(path: &Path, text: &str) -> (Vec<Decl>, Vec<Import>, Diagnos
             }
         }
     }
+    let declared = std::mem::take(&mut cx.declared_consts);
+    declared_const_values(path, declared, &mut decls, &mut diags);
     for (name, span) in exported_names {
         if !decls.iter().any(|d| d.name == name) {
             diags.push(
@@ -141,6 +143,114 @@ pub fn parse_module(path: &Path, text: &str) -> (Vec<Decl>, Vec<Import>, Diagnos
         }
     }
     (decls, imports, diags)
+}
+
+/// Each `declare const X: T["key"];` as the const it declares: the literal
+/// type of member `key` of interface `T` in this file (its own, or one it
+/// extends), as a `.d.ts` writes `McpUiOpenLinkRequest["method"]` for
+/// `"ui/open-link"`. One whose type names no literal is an error saying why.
+fn declared_const_values(
+    path: &Path,
+    declared: Vec<(String, Span, Option<RawDoc>, TypeExpr)>,
+    decls: &mut Vec<Decl>,
+    diags: &mut Diagnostics,
+) {
+    fn member_literal(decls: &[Decl], ty: &str, key: &str, depth: usize) -> Option<ConstValue> {
+        let decl = decls.iter().find(|d| d.name == ty)?;
+        let DeclKind::Interface { extends, members } = &decl.kind else { return None };
+        for m in members {
+            if let crate::syntax::Member::Property { name, ty, .. } = m
+                && name == key
+            {
+                return match &ty.kind {
+                    TypeKind::StrLit(v) => Some(ConstValue::Str(v.clone())),
+                    TypeKind::NumLit(n) => Some(number_const(*n)),
+                    TypeKind::BoolLit(b) => Some(ConstValue::Bool(*b)),
+                    _ => None,
+                };
+            }
+        }
+        if depth > 8 {
+            return None;
+        }
+        extends.iter().find_map(|base| match &base.kind {
+            TypeKind::Ref { name, args } if args.is_empty() => member_literal(decls, name, key, depth + 1),
+            _ => None,
+        })
+    }
+    for (name, span, doc, ty) in declared {
+        let value = match &ty.kind {
+            TypeKind::Indexed { object, index } => match (&object.kind, &index.kind) {
+                (TypeKind::Ref { name: of, args }, TypeKind::StrLit(key)) if args.is_empty() => {
+                    member_literal(decls, of, key, 0)
+                        .ok_or_else(|| format!("`{of}[\"{key}\"]` is not a literal type of an interface of this file"))
+                }
+                _ => Err("only `Interface[\"member\"]` is read as a const's type".to_string()),
+            },
+            _ => Err("not an indexed type".to_string()),
+        };
+        match value {
+            Ok(value) => decls.push(Decl { name, span, doc, kind: DeclKind::Const(value) }),
+            Err(why) => diags.push(
+                Diagnostic::error("a const without a value")
+                    .at(path, ty.span)
+                    .label(why)
+                    .hint("declare it with a literal type (`declare const X: \"v\";`) or an interface's literal member (`T[\"method\"]`)"),
+            ),
+        }
+    }
+}
+
+/// An intersection as the model reads it. Object literals intersected are one
+/// literal with the members of each; an intersection of unions of object
+/// literals (`({a} | {b}) & ({c} | {d})`, as a `.d.ts` states "either a or b,
+/// and either c or d") is distributed into the union of every pairing, each one
+/// literal, which the model names as it names other inline unions. The rest
+/// (named bases, `Omit<…>`) stays an intersection. None: more pairings than
+/// are read.
+fn distribute(items: Vec<TypeExpr>, span: Span) -> Option<TypeKind> {
+    /// The most pairings read: past it the intersection stays as written.
+    const MAX_TERMS: usize = 16;
+    let inline = |t: &TypeExpr| match &t.kind {
+        TypeKind::Literal(_) => true,
+        TypeKind::Union(members) => members.iter().all(|m| matches!(m.kind, TypeKind::Literal(_))),
+        _ => false,
+    };
+    if items.len() < 2 || !items.iter().all(inline) {
+        return Some(TypeKind::Intersection(items));
+    }
+    let mut terms: Vec<Vec<crate::syntax::Member>> = vec![Vec::new()];
+    for item in &items {
+        let choices: Vec<&Vec<crate::syntax::Member>> = match &item.kind {
+            TypeKind::Literal(members) => vec![members],
+            TypeKind::Union(options) => options
+                .iter()
+                .filter_map(|o| match &o.kind {
+                    TypeKind::Literal(m) => Some(m),
+                    _ => None,
+                })
+                .collect(),
+            _ => unreachable!("checked above"),
+        };
+        if terms.len() * choices.len() > MAX_TERMS {
+            return None;
+        }
+        terms = terms
+            .iter()
+            .flat_map(|t| choices.iter().map(move |c| t.iter().chain(c.iter()).cloned().collect::<Vec<_>>()))
+            .collect();
+    }
+    let mut literals: Vec<TypeExpr> =
+        terms.into_iter().map(|m| TypeExpr { kind: TypeKind::Literal(m), span }).collect();
+    if literals.len() == 1 {
+        return Some(literals.remove(0).kind);
+    }
+    Some(TypeKind::Union(literals))
+}
+
+/// The `undefined` keyword type.
+fn is_undefined(t: &ast::TsType) -> bool {
+    matches!(t, ast::TsType::TsKeywordType(k) if k.kind == ast::TsKeywordTypeKind::TsUndefinedKeyword)
 }
 
 fn export_name(n: &ast::ModuleExportName) -> String {
@@ -196,6 +306,9 @@ struct Cx<'a> {
     /// How deeply the type being read is nested, to refuse absurd nesting
     /// before the later stages recurse into it.
     depth: usize,
+    /// `declare const X: T["key"];`: each const's name, span, doc and type, for
+    /// [`declared_const_values`] once the file is read.
+    declared_consts: Vec<(String, Span, Option<RawDoc>, TypeExpr)>,
 }
 
 /// The deepest nesting of types read; the real schemas stay under 10.
@@ -278,6 +391,15 @@ impl Cx<'_> {
                                 doc: doc.clone(),
                                 kind: DeclKind::Const(value),
                             });
+                            continue;
+                        }
+                        // `declare const X: T["method"];` (a `.d.ts`): the literal T's member has,
+                        // read once every declaration of the file is known.
+                        if let Some(t) = &id.type_ann
+                            && let ast::TsType::TsIndexedAccessType(_) = &*t.type_ann
+                        {
+                            let ty = self.ty(&t.type_ann);
+                            self.declared_consts.push((id.id.sym.to_string(), span, doc.clone(), ty));
                             continue;
                         }
                         let s = self.span(d.span);
@@ -436,7 +558,14 @@ impl Cx<'_> {
                         }
                     };
                     let doc = self.doc_at(p.span.lo);
-                    out.push(Member::Property { name, optional: p.optional, ty, doc, span });
+                    // `x: T | undefined` may be left out, as `x?: T` may.
+                    let may_be_undefined = p.type_ann.as_ref().is_some_and(|a| match &*a.type_ann {
+                        ast::TsType::TsUnionOrIntersectionType(ast::TsUnionOrIntersectionType::TsUnionType(u)) => {
+                            u.types.iter().any(|t| is_undefined(t))
+                        }
+                        _ => false,
+                    });
+                    out.push(Member::Property { name, optional: p.optional || may_be_undefined, ty, doc, span });
                 }
                 ast::TsTypeElement::TsIndexSignature(ix) => {
                     let span = self.span(ix.span);
@@ -542,9 +671,22 @@ impl Cx<'_> {
                         );
                     }
                 };
-                let args =
+                let args: Vec<TypeExpr> =
                     r.type_params.as_ref().map(|a| a.params.iter().map(|t| self.ty(t)).collect()).unwrap_or_default();
-                TypeKind::Ref { name, args }
+                // `Record<K, V | undefined>`: every key may be left out, as in `Partial<Record<K, V>>`.
+                let undefined_values = name == "Record"
+                    && r.type_params.as_ref().and_then(|a| a.params.get(1)).is_some_and(|v| match &**v {
+                        ast::TsType::TsUnionOrIntersectionType(ast::TsUnionOrIntersectionType::TsUnionType(u)) => {
+                            u.types.iter().any(|t| is_undefined(t))
+                        }
+                        _ => false,
+                    });
+                if undefined_values {
+                    let record = TypeExpr { kind: TypeKind::Ref { name, args }, span };
+                    TypeKind::Ref { name: "Partial".into(), args: vec![record] }
+                } else {
+                    TypeKind::Ref { name, args }
+                }
             }
             ast::TsType::TsTypeQuery(q) => match &q.expr_name {
                 ast::TsTypeQueryExpr::TsEntityName(ast::TsEntityName::Ident(id)) if q.type_args.is_none() => {
@@ -561,10 +703,26 @@ impl Cx<'_> {
             ast::TsType::TsTypeLit(l) => TypeKind::Literal(self.members(&l.members)),
             ast::TsType::TsArrayType(a) => TypeKind::Array(Box::new(self.ty(&a.elem_type))),
             ast::TsType::TsUnionOrIntersectionType(ast::TsUnionOrIntersectionType::TsUnionType(u)) => {
-                TypeKind::Union(u.types.iter().map(|t| self.ty(t)).collect())
+                // `T | undefined` is T: `undefined` never travels in JSON (a member
+                // that may be undefined is optional: see `members`).
+                let defined: Vec<&ast::TsType> = u.types.iter().map(|t| &**t).filter(|t| !is_undefined(t)).collect();
+                match defined.as_slice() {
+                    [] => return self.unsupported(span, "`undefined`", "make the property optional with `?:`"),
+                    [one] => return self.ty(one),
+                    _ => TypeKind::Union(defined.iter().map(|t| self.ty(t)).collect()),
+                }
             }
             ast::TsType::TsUnionOrIntersectionType(ast::TsUnionOrIntersectionType::TsIntersectionType(i)) => {
-                TypeKind::Intersection(i.types.iter().map(|t| self.ty(t)).collect())
+                match distribute(i.types.iter().map(|t| self.ty(t)).collect(), span) {
+                    Some(kind) => kind,
+                    None => {
+                        return self.unsupported(
+                            span,
+                            "an intersection of unions with more than 16 pairings",
+                            "declare the object types it stands for and write their union",
+                        );
+                    }
+                }
             }
             ast::TsType::TsParenthesizedType(p) => return self.ty(&p.type_ann),
             ast::TsType::TsTypeOperator(op) if op.op == ast::TsTypeOperatorOp::ReadOnly => {

@@ -101,8 +101,13 @@ fn method_of(rev: &Revision, item: &Item) -> Option<Method> {
         MethodKind::Notification
     } else if s.field("id").is_some() || in_message_union(rev, &item.name) {
         MethodKind::Request
-    } else if item.name.ends_with("Request") {
+    } else if item.name.ends_with("Request") && rev.item("InputRequest").is_some() {
+        // 2026-07-28 and on: a request a result embeds (no `id`, in no message union).
         MethodKind::InputRequest
+    } else if item.name.ends_with("Request") {
+        // A revision without input requests (an extension on an older core, as
+        // Apps on 2025-11-25, declares its requests without the JSON-RPC envelope).
+        MethodKind::Request
     } else {
         MethodKind::Notification
     };

@@ -4,4 +4,5 @@
 //! Official MCP extensions, each generated from its own `schema.ts` on top of the core revision it
 //! names, one module per extension and revision, each behind its own feature
 //! (`ext-<extension>-<revision>`, which turns on that core revision's feature).
+pub mod apps;
 pub mod tasks;

@@ -31,6 +31,10 @@ enum Command {
         /// The extensions folder (holds `<name>/schema/<revision>/schema.ts`). Default: $MCP_EXT_DIR, then ../shared/mcp-ext.
         #[arg(long)]
         ext_dir: Option<PathBuf>,
+        /// The extensions manifest (extensions shipped as files anywhere, such as an npm
+        /// package's `.d.ts`). Default: $MCP_EXT_MANIFEST, then codegen/extensions.toml.
+        #[arg(long)]
+        ext_manifest: Option<PathBuf>,
         /// Where to write the crate. Default: the workspace's generated/ folder.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -127,8 +131,8 @@ fn workspace_root() -> PathBuf {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Codegen { spec_dir, ext_dir, out, check, timings, verbose } => {
-            codegen(spec_dir, ext_dir, out, check, timings, verbose)
+        Command::Codegen { spec_dir, ext_dir, ext_manifest, out, check, timings, verbose } => {
+            codegen(spec_dir, ext_dir, ext_manifest, out, check, timings, verbose)
         }
         Command::Model { revision, spec_dir } => model(&revision, spec_dir),
         Command::Registry { revision, format, spec_dir, ext, ext_dir } => {
@@ -164,6 +168,7 @@ fn report(d: &Diagnostics) {
 fn codegen(
     spec_dir: Option<PathBuf>,
     ext_dir: Option<PathBuf>,
+    ext_manifest: Option<PathBuf>,
     out: Option<PathBuf>,
     check: bool,
     timings: bool,
@@ -189,6 +194,14 @@ fn codegen(
     let mut settings = mcp_spec_codegen::emit::Settings::writing_to(&out);
     if let Some(ext_dir) = &ext_dir {
         settings = settings.with_extensions(ext_dir);
+    }
+    match mcp_spec_codegen::extension::locate_manifest(ext_manifest.as_deref(), &root) {
+        Ok(Some(manifest)) => settings = settings.with_manifest(&manifest),
+        Ok(None) => {}
+        Err(d) => {
+            report(&d);
+            return ExitCode::from(1);
+        }
     }
     let generated = match mcp_spec_codegen::generate_with(&dir, &settings) {
         Ok(g) => g,

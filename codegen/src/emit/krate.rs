@@ -44,12 +44,15 @@ pub struct Settings {
     /// The extensions folder to generate `ext::…` modules from (`--ext-dir`,
     /// or the one found by default); none, no extensions.
     pub ext_dir: Option<crate::extension::ExtDir>,
+    /// The extensions manifest to generate `ext::…` modules from as well
+    /// (`--ext-manifest`, or `codegen/extensions.toml` found by default).
+    pub ext_manifest: Option<crate::extension::ManifestFile>,
 }
 
 impl Default for Settings {
     /// For the committed crate, `generated/` beside `codegen/`, without extensions.
     fn default() -> Self {
-        Settings { runtime_path: "../codegen/runtime".to_string(), ext_dir: None }
+        Settings { runtime_path: "../codegen/runtime".to_string(), ext_dir: None, ext_manifest: None }
     }
 }
 
@@ -57,12 +60,21 @@ impl Settings {
     /// For a crate written to `out`: the runtime's path from there.
     pub fn writing_to(out: &Path) -> Settings {
         let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime");
-        Settings { runtime_path: relative_path(&absolute(out), &absolute(&runtime)).replace('\\', "/"), ext_dir: None }
+        Settings {
+            runtime_path: relative_path(&absolute(out), &absolute(&runtime)).replace('\\', "/"),
+            ext_dir: None,
+            ext_manifest: None,
+        }
     }
 
     /// These settings, generating the extensions of `ext_dir` too.
     pub fn with_extensions(self, ext_dir: &crate::extension::ExtDir) -> Settings {
         Settings { ext_dir: Some(ext_dir.clone()), ..self }
+    }
+
+    /// These settings, generating the extensions `manifest` describes too.
+    pub fn with_manifest(self, manifest: &crate::extension::ManifestFile) -> Settings {
+        Settings { ext_manifest: Some(manifest.clone()), ..self }
     }
 }
 

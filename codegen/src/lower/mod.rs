@@ -295,6 +295,8 @@ impl Lowerer<'_> {
             TypeKind::Ref { name, args } => match (name.as_str(), args.as_slice()) {
                 // `Record<string, never>`: an object with no members.
                 ("Record", [_, v]) if matches!(v.kind, TypeKind::Never) => Type::Map(Box::new(Type::Json)),
+                // Keyed by a union of literals: a struct of those members (see `record_keys`).
+                ("Record", args) if !self.record_keys(args).is_empty() => self.inline_struct(ty, parent, field, role),
                 ("Record", [_, v]) => Type::Map(Box::new(self.lower_type(v, parent, field, InlineRole::Value, docs))),
                 ("Array" | "ReadonlyArray", [t]) => {
                     Type::Array(Box::new(self.lower_type(t, parent, field, InlineRole::Item, docs)))

@@ -89,6 +89,25 @@ impl Lowerer<'_> {
         shape
     }
 
+    /// The keys of `Record<K, V>` when K is a union of string literals (inline,
+    /// or through aliases of this file); none for `Record<string, V>`.
+    pub(super) fn record_keys(&self, args: &[TypeExpr]) -> Vec<String> {
+        let [key, _] = args else { return Vec::new() };
+        let mut at = key;
+        for _ in 0..crate::model::ALIAS_DEPTH {
+            match &at.kind {
+                TypeKind::Ref { name, args } if args.is_empty() => match self.decls.get(name).map(|d| &d.kind) {
+                    Some(DeclKind::Alias(t)) => at = t,
+                    _ => return Vec::new(),
+                },
+                _ => break,
+            }
+        }
+        let mut keys = Vec::new();
+        super::union::collect_string_literals(at, &mut keys);
+        keys
+    }
+
     /// The shape a type contributes when used as a base or intersection part.
     pub(super) fn base_shape(&mut self, ty: &TypeExpr, record_base: bool) -> Option<ObjectShape> {
         match &ty.kind {
@@ -163,6 +182,22 @@ impl Lowerer<'_> {
                     }
                 }
                 Some(shape)
+            }
+            TypeKind::Ref { name, args } if name == "Record" && !self.record_keys(args).is_empty() => {
+                // `Record<"a" | "b", T>`: an object with those members, each required
+                // (`Partial<Record<…>>`, or a `T | undefined` value, makes them optional).
+                let members = self
+                    .record_keys(args)
+                    .into_iter()
+                    .map(|key| crate::syntax::Member::Property {
+                        name: key,
+                        optional: false,
+                        ty: args[1].clone(),
+                        doc: None,
+                        span: ty.span,
+                    })
+                    .collect::<Vec<_>>();
+                Some(self.members_shape(&members, ""))
             }
             TypeKind::Ref { name, args } if name == "Record" => {
                 let t = args

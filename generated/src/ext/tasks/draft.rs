@@ -2,7 +2,7 @@
 // Extension: tasks (io.modelcontextprotocol/tasks), revision draft, on core revision draft
 // Source: tasks/schema/draft/schema.ts (sha256 0df4967d66c97a798d362c11053cef5da9c5e31c7e1b95b8ed7590293d616f80)
 
-//! Types of the MCP extension `io.modelcontextprotocol/tasks`, revision draft, generated from its `schema/draft/schema.ts`.
+//! Types of the MCP extension `io.modelcontextprotocol/tasks`, revision draft, generated from `tasks/schema/draft/schema.ts`.
 //!
 //! Written on core revision draft ([`crate::draft`]), whose types its own name: they are the core's Rust types, in scope here.
 //! A union of the core that this extension answers in (a result with its own `resultType`)

@@ -24,6 +24,10 @@ use crate::model::{Item, ItemKind, LiteralValue, Revision, Spec, Type, UnionRule
 use crate::parse::parse_module;
 use crate::syntax::{Decl, ImportedName};
 
+pub mod manifest;
+
+pub use manifest::{ManifestFile, locate_manifest};
+
 /// The environment variable that names an extensions folder.
 pub const EXT_DIR_ENV: &str = "MCP_EXT_DIR";
 
@@ -54,6 +58,9 @@ pub struct ExtensionRevision {
     pub capability: Option<String>,
     /// The cargo feature: `ext-tasks-draft`.
     pub feature: String,
+    /// Where it comes from, as the generated file's header says it (no
+    /// machine's paths): `tasks/schema/draft/schema.ts`, or a manifest's file.
+    pub source: String,
 }
 
 /// An extensions folder and how it was found. One the user named (`--ext-dir`,
@@ -121,7 +128,7 @@ pub fn load_extensions(dir: &ExtDir, spec: &Spec) -> Result<(Vec<Extension>, Dia
         match crate::spec::discover_revisions(&folder) {
             Ok(revisions) => {
                 for source in revisions {
-                    match load_revision(&name, &source, spec) {
+                    match load_revision(&name, &source, spec, CoreFrom::Vendored) {
                         Ok((rev, d)) => {
                             found.extend(d);
                             ext.revisions.push(rev);
@@ -140,6 +147,76 @@ pub fn load_extensions(dir: &ExtDir, spec: &Spec) -> Result<(Vec<Extension>, Dia
         }
     }
     if diags.has_errors() { Err(diags) } else { Ok((out, diags)) }
+}
+
+/// Every extension a manifest describes (see [`manifest`]), each revision
+/// lowered on the core revision the manifest names, its package imports taken
+/// as that revision's types. In a manifest found by default, an extension
+/// revision with problems (its file absent, say) is skipped with a warning.
+pub fn load_manifest_extensions(
+    file: &ManifestFile,
+    spec: &Spec,
+) -> Result<(Vec<Extension>, Diagnostics), Diagnostics> {
+    let described = match manifest::read_manifest(&file.path) {
+        Ok(d) => d,
+        Err(d) if !file.named => return Ok((Vec::new(), skipped("(all)", None, &file.path, d))),
+        Err(d) => return Err(d),
+    };
+    let mut diags = Diagnostics::default();
+    let mut out = Vec::new();
+    for described in described {
+        let module = crate::spec::module_name(&described.name);
+        let mut ext = Extension { name: described.name.clone(), module, revisions: Vec::new() };
+        for rev in &described.revisions {
+            let source = crate::spec::RevisionSource {
+                name: rev.name.clone(),
+                module: crate::spec::module_name(&rev.name),
+                dated: crate::jsdoc::find_date(&rev.name).as_deref() == Some(rev.name.as_str()),
+                schema_path: rev.file.clone(),
+            };
+            let core =
+                CoreFrom::Packages { revision: &rev.core, packages: &described.core_packages, manifest: &file.path };
+            let loaded = if rev.file.is_file() {
+                load_revision(&described.name, &source, spec, core)
+            } else {
+                Err(Diagnostic::error(format!(
+                    "revision {} of extension `{}`: {} is not a file",
+                    rev.name,
+                    described.name,
+                    rev.file.display()
+                ))
+                .in_file(&file.path)
+                .into())
+            };
+            match loaded {
+                Ok((mut loaded, d)) => {
+                    diags.extend(d);
+                    let file_name =
+                        |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    loaded.source = format!("`{}`, named in `{}`", file_name(&rev.file), file_name(&file.path));
+                    loaded.id = described.id.clone().or(loaded.id);
+                    loaded.capability = described.capability.clone().or(loaded.capability);
+                    ext.revisions.push(loaded);
+                }
+                Err(d) if !file.named => diags.extend(skipped(&described.name, Some(&rev.name), &file.path, d)),
+                Err(d) => diags.extend(d),
+            }
+        }
+        if !ext.revisions.is_empty() {
+            out.push(ext);
+        }
+    }
+    if diags.has_errors() { Err(diags) } else { Ok((out, diags)) }
+}
+
+/// Where an extension revision's core types come from.
+#[derive(Clone, Copy)]
+enum CoreFrom<'a> {
+    /// Its vendored copy of a core schema (`spec.types.ts` beside its schema):
+    /// the core revision is the one its imports fit.
+    Vendored,
+    /// Package paths a manifest maps to the core revision it names.
+    Packages { revision: &'a str, packages: &'a [String], manifest: &'a Path },
 }
 
 /// The problems of an extension (revision) found by default, as warnings
@@ -173,18 +250,37 @@ fn load_revision(
     ext: &str,
     source: &crate::spec::RevisionSource,
     spec: &Spec,
+    core_from: CoreFrom<'_>,
 ) -> Result<(ExtensionRevision, Diagnostics), Diagnostics> {
     let path = &source.schema_path;
     let text = read_text(path)?;
     let (decls, imports, mut diags) = parse_module(path, &text);
-    // Every import is of the vendored core schema.
+    // Every import is of the core schema: the vendored copy, or a package the manifest maps to it.
     for import in &imports {
-        if !CORE_IMPORTS.contains(&import.source.as_str()) {
+        let from = import.source.as_str();
+        let (core, hint) = match core_from {
+            CoreFrom::Vendored if !from.starts_with('.') => (
+                false,
+                format!(
+                    "an extension that imports its core types from a package is described by a manifest ({}): name `{from}` in its `core-packages` and the core revision it means",
+                    manifest::DEFAULT_MANIFEST
+                ),
+            ),
+            CoreFrom::Vendored => (
+                CORE_IMPORTS.contains(&from),
+                "an extension imports core types from `./spec.types.js`, its copy of the core schema.ts beside it; vendor the core schema there and import from it".to_string(),
+            ),
+            CoreFrom::Packages { packages, manifest, .. } => (
+                packages.iter().any(|p| p == from),
+                format!("add `{from}` to the `core-packages` of extension `{ext}` in {}", manifest.display()),
+            ),
+        };
+        if !core {
             diags.push(
-                Diagnostic::error(format!("an import from `{}`", import.source))
+                Diagnostic::error(format!("an import from `{from}`"))
                     .at(path, import.span)
-                    .label("not the vendored core schema")
-                    .hint("an extension imports core types from `./spec.types.js`, its copy of the core schema.ts beside it; vendor the core schema there and import from it"),
+                    .label("not a source of the core schema")
+                    .hint(hint),
             );
         }
     }
@@ -192,7 +288,20 @@ fn load_revision(
         return Err(diags);
     }
     let imported: Vec<&ImportedName> = imports.iter().flat_map(|i| &i.names).collect();
-    let core = core_revision(&path.with_file_name("spec.types.ts"), &imported, spec)?;
+    let core = match core_from {
+        CoreFrom::Vendored => core_revision(&path.with_file_name("spec.types.ts"), &imported, spec)?,
+        CoreFrom::Packages { revision, manifest, .. } => spec.revision(revision).ok_or_else(|| {
+            let have: Vec<&str> = spec.revisions.iter().map(|r| r.name.as_str()).collect();
+            Diagnostics::from(
+                Diagnostic::error(format!(
+                    "extension `{ext}`: its core revision {revision} (from {}) is not among the spec inputs' revisions ({})",
+                    manifest.display(),
+                    have.join(", ")
+                ))
+                .in_file(manifest),
+            )
+        })?,
+    };
     // Every name it takes is a core type.
     let mut names = BTreeMap::new();
     for n in imported {
@@ -232,6 +341,7 @@ fn load_revision(
     let id = text.lines().find_map(|l| l.split_once("Extension Identifier:")).map(|(_, id)| id.trim().to_string());
     Ok((
         ExtensionRevision {
+            source: format!("{ext}/schema/{}/schema.ts", source.name),
             feature: format!("ext-{ext}-{}", source.module).replace('_', "-"),
             core_name: core.name.clone(),
             core_module: core.module.clone(),
