@@ -71,6 +71,9 @@ fn the_apps_methods_are_its_requests_and_notifications_with_the_constants_the_fi
     assert_eq!(apps::SIZE_CHANGED_METHOD, <apps::McpUiSizeChangedNotification as Notification>::METHOD);
     assert_eq!(apps::TOOL_RESULT_METHOD, "ui/notifications/tool-result");
     assert_eq!(apps::EXTENSION_ID, "io.modelcontextprotocol/ui");
+    // Where its capability sits (the manifest names it): a host's declaration reads as it.
+    let declared: apps::Capability = reads_back(&json!({"mimeTypes": ["text/html;profile=mcp-app"]}));
+    let _: &apps::McpUiClientCapabilities = &declared;
     // A request's result is the file's `…Result`.
     let open = apps::METHODS.iter().find(|m| m.method == "ui/open-link").unwrap();
     assert_eq!(open.result, Some("McpUiOpenLinkResult"));

@@ -129,9 +129,14 @@ pub fn render(docs: &Docs, links: &Links<'_>) -> Vec<String> {
         };
         out.push(format!("**{title}**"));
         out.push(String::new());
-        out.push("```json".into());
-        out.extend(content.lines().map(str::to_string));
-        out.push("```".into());
+        if content.trim_start().starts_with("```") {
+            // Already fenced in the source (a `.d.ts`'s ```ts block): kept as it is.
+            out.extend(content.trim().lines().map(str::to_string));
+        } else {
+            out.push("```json".into());
+            out.extend(content.lines().map(str::to_string));
+            out.push("```".into());
+        }
     }
     out
 }
@@ -335,6 +340,8 @@ fn render_link(body: &str, links: &Links<'_>) -> String {
         };
     }
     match (links.resolve(target), label) {
+        // `{@link X `X`}`: the label is the target's own name, which rustdoc resolves alone.
+        (Some(path), Some(l)) if path == target && l.trim_matches('`') == target => format!("[`{target}`]"),
         (Some(path), Some(l)) => format!("[{}]({path})", escape_label(l)),
         (Some(path), None) if path == target => format!("[`{target}`]"),
         (Some(path), None) => format!("[`{target}`]({path})"),

@@ -8,6 +8,8 @@
 //! A union of the core that this extension answers in (a result with its own `resultType`)
 //! is declared here again with the extension's member, under the core's name; the core's
 //! own union is unchanged.
+//!
+//! Declare it in `capabilities.extensions[`[`EXTENSION_ID`]`]` as a [`McpUiClientCapabilities`] (the [`Capability`]).
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
 #![allow(
     clippy::large_enum_variant,
@@ -19,6 +21,8 @@
 use crate::v2025_11_25::*;
 /// The extension's identifier, its key in `capabilities.extensions`.
 pub const EXTENSION_ID: &str = "io.modelcontextprotocol/ui";
+/// The type of the extension's capability declaration.
+pub type Capability = McpUiClientCapabilities;
 
 pub const DOWNLOAD_FILE_METHOD: &str = "ui/download-file";
 
@@ -38,7 +42,7 @@ pub const MESSAGE_METHOD: &str = "ui/message";
 
 /// Capabilities provided by the View (`App` (`app!App`)).
 ///
-/// See also: [`McpUiInitializeRequest`](McpUiInitializeRequest) for the initialization request that includes these capabilities
+/// See also: [`McpUiInitializeRequest`] for the initialization request that includes these capabilities
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpUiAppCapabilities {
     /// Experimental features keyed by identifier.
@@ -288,7 +292,7 @@ crate::rt::union! {
 
 /// Result from a file download request.
 ///
-/// See also: [`McpUiDownloadFileRequest`](McpUiDownloadFileRequest)
+/// See also: [`McpUiDownloadFileRequest`]
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpUiDownloadFileResult {
     /// True if the download failed (e.g., user cancelled or host denied).
@@ -339,7 +343,7 @@ crate::rt::object! {
 
 /// Capabilities supported by the host application.
 ///
-/// See also: [`McpUiInitializeResult`](McpUiInitializeResult) for the initialization result that includes these capabilities
+/// See also: [`McpUiInitializeResult`] for the initialization result that includes these capabilities
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpUiHostCapabilities {
     /// Experimental features keyed by identifier.
@@ -949,7 +953,7 @@ crate::rt::object! {
 
 /// Notification that host context has changed (Host -\> View).
 ///
-/// See also: [`McpUiHostContext`](McpUiHostContext) for the full context structure
+/// See also: [`McpUiHostContext`] for the full context structure
 ///
 /// Fixed members, always written and checked when read (no Rust field): `method`: `"ui/notifications/host-context-changed"`.
 ///
@@ -1476,7 +1480,7 @@ crate::rt::object! {
 
 /// Initialization result returned from Host to View.
 ///
-/// See also: [`McpUiInitializeRequest`](McpUiInitializeRequest)
+/// See also: [`McpUiInitializeRequest`]
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpUiInitializeResult {
     /// Negotiated protocol version string (e.g., "2025-11-21").
@@ -1679,7 +1683,7 @@ crate::rt::object! {
 
 /// Result from sending a message.
 ///
-/// See also: [`McpUiMessageRequest`](McpUiMessageRequest)
+/// See also: [`McpUiMessageRequest`]
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpUiMessageResult {
     /// True if the host rejected or failed to deliver the message.
@@ -1791,7 +1795,7 @@ crate::rt::object! {
 
 /// Result from opening a URL.
 ///
-/// See also: [`McpUiOpenLinkRequest`](McpUiOpenLinkRequest)
+/// See also: [`McpUiOpenLinkRequest`]
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpUiOpenLinkResult {
     /// True if the host failed to open the URL (e.g., due to security policy).
@@ -1905,7 +1909,7 @@ crate::rt::object! {
 
 /// Result from requesting a display mode change.
 ///
-/// See also: [`McpUiRequestDisplayModeRequest`](McpUiRequestDisplayModeRequest)
+/// See also: [`McpUiRequestDisplayModeRequest`]
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpUiRequestDisplayModeResult {
     /// The display mode that was actually set. May differ from requested if not supported.
@@ -2038,10 +2042,8 @@ pub struct McpUiResourceCsp {
     ///
     /// **Example**
     ///
-    /// ```json
     /// ```ts
     /// ["https://api.weather.com", "wss://realtime.service.com"]
-    /// ```
     /// ```
     ///
     /// Wire name: `connectDomains`.
@@ -2054,10 +2056,8 @@ pub struct McpUiResourceCsp {
     ///
     /// **Example**
     ///
-    /// ```json
     /// ```ts
     /// ["https://cdn.jsdelivr.net", "https://*.cloudflare.com"]
-    /// ```
     /// ```
     ///
     /// Wire name: `resourceDomains`.
@@ -2069,10 +2069,8 @@ pub struct McpUiResourceCsp {
     ///
     /// **Example**
     ///
-    /// ```json
     /// ```ts
     /// ["https://www.youtube.com", "https://player.vimeo.com"]
-    /// ```
     /// ```
     ///
     /// Wire name: `frameDomains`.
@@ -2084,10 +2082,8 @@ pub struct McpUiResourceCsp {
     ///
     /// **Example**
     ///
-    /// ```json
     /// ```ts
     /// ["https://cdn.example.com"]
-    /// ```
     /// ```
     ///
     /// Wire name: `baseUriDomains`.
@@ -2165,18 +2161,14 @@ pub struct McpUiResourceMeta {
     ///
     /// **Example**
     ///
-    /// ```json
     /// ```ts
     /// "a904794854a047f6.claudemcpcontent.com"
-    /// ```
     /// ```
     ///
     /// **Example**
     ///
-    /// ```json
     /// ```ts
     /// "www-example-com.oaiusercontent.com"
-    /// ```
     /// ```
     pub domain: Option<String>,
     /// Visual boundary preference - true if view prefers a visible border.
@@ -2496,7 +2488,7 @@ crate::rt::object! {
 
 /// Result from graceful shutdown request.
 ///
-/// See also: [`McpUiResourceTeardownRequest`](McpUiResourceTeardownRequest)
+/// See also: [`McpUiResourceTeardownRequest`]
 pub type McpUiResourceTeardownResult = crate::Extra;
 
 /// Notification that the sandbox proxy iframe is ready to receive content.
@@ -4321,10 +4313,8 @@ pub struct McpUiToolMeta {
     ///
     /// **Example**
     ///
-    /// ```json
     /// ```ts
     /// "ui://weather/view.html"
-    /// ```
     /// ```
     ///
     /// Wire name: `resourceUri`.
@@ -4525,14 +4515,12 @@ crate::rt::object! {
 ///
 /// **Example**
 ///
-/// ```json
 /// ```typescript
 /// import { SANDBOX_PROXY_READY_METHOD } from '@modelcontextprotocol/ext-apps';
 ///
 /// if (event.data.method === SANDBOX_PROXY_READY_METHOD) {
 ///   // Handle sandbox proxy ready notification
 /// }
-/// ```
 /// ```
 pub const OPEN_LINK_METHOD: &str = "ui/open-link";
 
