@@ -295,41 +295,52 @@ fn model(revision: &str, spec_dir: Option<PathBuf>) -> ExitCode {
     }
 }
 
-/// The revisions of an extension (`--ext tasks`), as a spec of their own: its
-/// items, each revision on its core revision.
+/// The revisions of an extension (`--ext tasks`, `--ext apps`), as a spec of
+/// their own: its items, each revision on its core revision. It is looked for
+/// in the extensions folder, then in the extensions manifest.
 fn load_ext(
     spec_dir: Option<PathBuf>,
     name: &str,
     ext_dir: Option<PathBuf>,
 ) -> Result<mcp_spec_codegen::Spec, ExitCode> {
+    use mcp_spec_codegen::extension::{self, ExtDir, ManifestFile};
     let spec = load(spec_dir, false)?;
-    let dir = mcp_spec_codegen::extension::locate_ext_dir(ext_dir.as_deref(), &workspace_root()).map_err(|d| {
+    let failed = |d: mcp_spec_codegen::Diagnostics| {
         report(&d);
         ExitCode::from(1)
-    })?;
-    let Some(dir) = dir else {
-        eprintln!(
-            "error: no extensions folder: none was named (--ext-dir, MCP_EXT_DIR) and ../shared/mcp-ext is not there"
-        );
-        return Err(ExitCode::from(2));
     };
-    // `--ext NAME` asks for this extension: its problems are errors, wherever its folder was found.
-    let dir = mcp_spec_codegen::extension::ExtDir::named(dir.path);
-    let (extensions, _) = mcp_spec_codegen::extension::load_extensions(&dir, &spec).map_err(|d| {
-        report(&d);
-        ExitCode::from(1)
-    })?;
-    let dir = dir.path;
-    match extensions.into_iter().find(|e| e.name == name) {
-        Some(ext) => Ok(mcp_spec_codegen::Spec {
-            dir: dir.join(name),
-            revisions: ext.revisions.into_iter().map(|r| r.rev).collect(),
-        }),
-        None => {
-            eprintln!("error: unknown extension `{name}` in {}", dir.display());
-            Err(ExitCode::from(2))
+    let root = workspace_root();
+    // `--ext NAME` asks for this extension: its problems are errors, wherever it was found.
+    let dir = extension::locate_ext_dir(ext_dir.as_deref(), &root).map_err(failed)?.map(|d| ExtDir::named(d.path));
+    let manifest = extension::locate_manifest(None, &root).map_err(failed)?.map(|m| ManifestFile { named: true, ..m });
+    let mut looked = Vec::new();
+    if let Some(dir) = &dir {
+        looked.push(dir.path.display().to_string());
+        let (extensions, _) = extension::load_extensions(dir, &spec).map_err(failed)?;
+        if let Some(ext) = extensions.into_iter().find(|e| e.name == name) {
+            return Ok(mcp_spec_codegen::Spec {
+                dir: dir.path.join(name),
+                revisions: ext.revisions.into_iter().map(|r| r.rev).collect(),
+            });
         }
     }
+    if let Some(manifest) = &manifest {
+        looked.push(manifest.path.display().to_string());
+        let (extensions, _) = extension::load_manifest_extensions(manifest, &spec).map_err(failed)?;
+        if let Some(ext) = extensions.into_iter().find(|e| e.name == name) {
+            let dir = manifest.path.parent().unwrap_or(&root).to_path_buf();
+            return Ok(mcp_spec_codegen::Spec { dir, revisions: ext.revisions.into_iter().map(|r| r.rev).collect() });
+        }
+    }
+    if looked.is_empty() {
+        eprintln!(
+            "error: no extensions: none was named (--ext-dir, MCP_EXT_DIR), ../shared/mcp-ext is not there, and there is no {}",
+            extension::manifest::DEFAULT_MANIFEST
+        );
+    } else {
+        eprintln!("error: unknown extension `{name}` in {}", looked.join(" or "));
+    }
+    Err(ExitCode::from(2))
 }
 
 /// The core spec, or with `--ext NAME` the extension's revisions.

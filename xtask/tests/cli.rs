@@ -251,6 +251,13 @@ fn ext_reports_an_extensions_own_items_and_names_what_it_does_not_know() {
     assert_eq!(code(&same), 0, "{}", String::from_utf8_lossy(&same.stderr));
     assert!(String::from_utf8_lossy(&same.stdout).starts_with("draft -> draft: 0 changes"));
 
+    // An extension the manifest describes (Apps, from its npm package's `.d.ts`) as well.
+    let apps = xtask(&["registry", "--ext", "apps", "--format", "json"]);
+    assert_eq!(code(&apps), 0, "{}", String::from_utf8_lossy(&apps.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&apps.stdout).expect("JSON on stdout");
+    let paths: Vec<&str> = v["entries"].as_array().unwrap().iter().filter_map(|e| e["path"].as_str()).collect();
+    assert!(paths.contains(&"McpUiOpenLinkRequest") && !paths.contains(&"Tool"), "{paths:?}");
+
     let unknown = xtask(&["registry", "--ext", "nope"]);
     assert_eq!(code(&unknown), 2);
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown extension `nope`"));
