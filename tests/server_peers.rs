@@ -146,6 +146,27 @@ fn the_example_client_gets_a_task_from_it_with_the_tasks_extension() {
 }
 
 #[test]
+fn the_official_tasks_requester_library_runs_a_task_to_completion_and_cancels_another() {
+    // A peer no one here wrote: @modelcontextprotocol/ext-tasks 0.2.2 over the TypeScript SDK v2
+    // client, with its raw path and 2026-07-28 framing (tests/peers/node/tasks_client.mjs).
+    let path = peers::transcript_path("server-ext-tasks-library");
+    let node = peers::node();
+    let client = vec!["node".to_string(), node.join("tasks_client.mjs").display().to_string()];
+    let (_, out) = drive("server-ext-tasks-library", &client);
+    assert!(out.contains("a second call cancelled: cancelled"), "{out}");
+    // Every message of the session read as its member with the extension's types.
+    let j = transcript::judge_with(&path, &[transcript::Extension::tasks()]);
+    j.assert_clean(&path);
+    eprintln!("{}: {} messages, kinds {:?}; extensions: {:?}", path.display(), j.messages, j.kinds, j.extensions);
+    assert_eq!(j.revision, "2026-07-28");
+    assert_eq!(j.count("s2c result CreateTaskResult"), 2, "both calls ran as tasks: {:?}", j.kinds);
+    assert_eq!(j.count("s2c result CompletedTask"), 1, "{:?}", j.kinds);
+    assert_eq!(j.count("c2s request tasks/cancel"), 1, "{:?}", j.kinds);
+    assert!(j.count("c2s request tasks/get") >= 2, "{:?}", j.kinds);
+    assert_eq!(j.count("s2c result Other"), 0, "{:?}", j.kinds);
+}
+
+#[test]
 fn the_example_client_reports_a_tool_it_lacks_the_capability_for_and_goes_on() {
     let without = ["sampling".to_string(), "tasks".to_string()];
     let summary = mcp_spec_example_client::run_without(&server(), &[], &without).unwrap_or_else(|e| panic!("{e}"));
