@@ -294,6 +294,14 @@ impl Lowerer<'_> {
             },
             TypeKind::Ref { name, args } => match (name.as_str(), args.as_slice()) {
                 // `Record<string, never>`: an object with no members.
+                ("Record", args) if let Some(at) = self.record_key_problem(args) => {
+                    self.error_at(
+                        at,
+                        "a key of `Record<K, T>` that is not a string",
+                        "JSON's keys are strings: use string literals (`\"a\" | \"b\"`) or `string`",
+                    );
+                    Type::Json
+                }
                 ("Record", [_, v]) if matches!(v.kind, TypeKind::Never) => Type::Map(Box::new(Type::Json)),
                 // Keyed by a union of literals: a struct of those members (see `record_keys`).
                 ("Record", args) if !self.record_keys(args).is_empty() => self.inline_struct(ty, parent, field, role),

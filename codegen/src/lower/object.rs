@@ -92,20 +92,36 @@ impl Lowerer<'_> {
     /// The keys of `Record<K, V>` when K is a union of string literals (inline,
     /// or through aliases of this file); none for `Record<string, V>`.
     pub(super) fn record_keys(&self, args: &[TypeExpr]) -> Vec<String> {
-        let [key, _] = args else { return Vec::new() };
+        let Some(key) = self.record_key_type(args) else { return Vec::new() };
+        let mut keys = Vec::new();
+        super::union::collect_string_literals(key, &mut keys);
+        keys
+    }
+
+    /// `K` of `Record<K, V>`, through aliases of this file.
+    fn record_key_type<'t>(&'t self, args: &'t [TypeExpr]) -> Option<&'t TypeExpr> {
+        let [key, _] = args else { return None };
         let mut at = key;
         for _ in 0..crate::model::ALIAS_DEPTH {
             match &at.kind {
                 TypeKind::Ref { name, args } if args.is_empty() => match self.decls.get(name).map(|d| &d.kind) {
                     Some(DeclKind::Alias(t)) => at = t,
-                    _ => return Vec::new(),
+                    _ => return None,
                 },
-                _ => break,
+                _ => return Some(at),
             }
         }
-        let mut keys = Vec::new();
-        super::union::collect_string_literals(at, &mut keys);
-        keys
+        None
+    }
+
+    /// A member of a `Record`'s key union that is not a string literal (JSON's
+    /// keys are strings): where it is, to refuse rather than drop it.
+    pub(super) fn record_key_problem(&self, args: &[TypeExpr]) -> Option<Span> {
+        match &self.record_key_type(args)?.kind {
+            TypeKind::Union(members) => members.iter().find(|m| !matches!(m.kind, TypeKind::StrLit(_))).map(|m| m.span),
+            TypeKind::NumLit(_) | TypeKind::BoolLit(_) | TypeKind::Number | TypeKind::Boolean => Some(args[0].span),
+            _ => None,
+        }
     }
 
     /// The shape a type contributes when used as a base or intersection part.
