@@ -112,11 +112,21 @@ pub fn node() -> PathBuf {
             )
         },
     );
-    // The scripts are copied every time: they are sources, not part of the install.
+    // The scripts are copied every time: they are sources, not part of the install. Tests run
+    // in parallel, and a node started while another test rewrites its script in place would read
+    // it half-written (an empty script runs nothing and exits 0): each changed script is written
+    // beside its place and renamed into it, which is atomic.
     for entry in std::fs::read_dir(&src).unwrap().flatten() {
         let path = entry.path();
         if path.extension().is_some_and(|e| e == "mjs") {
-            std::fs::copy(&path, dir.join(entry.file_name())).unwrap();
+            let text = std::fs::read(&path).unwrap();
+            let to = dir.join(entry.file_name());
+            if std::fs::read(&to).is_ok_and(|there| there == text) {
+                continue;
+            }
+            let staged = dir.join(format!(".{}.{}", entry.file_name().to_string_lossy(), std::process::id()));
+            std::fs::write(&staged, &text).unwrap();
+            std::fs::rename(&staged, &to).unwrap();
         }
     }
     dir
