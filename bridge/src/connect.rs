@@ -34,9 +34,11 @@ use futures_util::StreamExt;
 use mcp_spec_types::http::{self as rules, ToolHeaders};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Client, StatusCode, Url};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
+
+use mcp_era_bridge::{error_response, modern};
 
 use crate::{Event, Sink};
 
@@ -144,7 +146,7 @@ fn key(id: &Value) -> String {
 
 /// A JSON-RPC error answering request `id`, for a fault the server never answered.
 fn fault(id: &Value, message: impl Into<String>) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": message.into()}}).to_string()
+    error_response(id.clone(), modern::INTERNAL_ERROR, message).to_string()
 }
 
 impl Shared {
@@ -452,7 +454,7 @@ async fn answer(shared: &Arc<Shared>, response: reqwest::Response, id: &Value, m
             // A legacy server: its refusal as a legacy stdio server gives it, so the session falls back.
             let text = String::from_utf8_lossy(&body);
             let why = format!("HTTP {status} to a modern request, with no modern error ({})", text.trim());
-            shared.deliver(json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": why}}).to_string());
+            shared.deliver(error_response(id.clone(), modern::METHOD_NOT_FOUND, why).to_string());
             return Ok(());
         }
         // A JSON-RPC error in the body answers the request, whatever id it names.

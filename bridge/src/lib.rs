@@ -348,8 +348,9 @@ fn with_json(line: &str, from: To, f: impl FnOnce(Value) -> Vec<Out>) -> Vec<Out
     }
 }
 
-/// A JSON-RPC error response.
-pub(crate) fn error_response(id: Value, code: i64, message: impl Into<String>) -> Value {
+/// A JSON-RPC 2.0 error response to `id` (the bridge's own errors, and the
+/// fronts' answers for what never reached a session).
+pub fn error_response(id: Value, code: i64, message: impl Into<String>) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message.into()}})
 }
 

@@ -37,7 +37,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
-use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To, modern};
+use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To, error_response, modern};
 use mcp_spec_types::http::{self as rules, ToolHeaders};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -159,8 +159,7 @@ enum DIn {
 }
 
 fn error_body(id: Option<&Value>, code: i64, message: impl Into<String>) -> String {
-    json!({"jsonrpc": "2.0", "id": id.cloned().unwrap_or(Value::Null), "error": {"code": code, "message": message.into()}})
-        .to_string()
+    error_response(id.cloned().unwrap_or(Value::Null), code, message).to_string()
 }
 
 fn json_response(status: StatusCode, body: String) -> Response {

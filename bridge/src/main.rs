@@ -363,7 +363,7 @@ pub(crate) fn spawn(server: &[String], max: usize, events: Sink) -> Result<(Chil
                             "the server's answer was {} bytes, over the bridge's --max-message {max}",
                             big.size
                         );
-                        let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": why}});
+                        let error = mcp_era_bridge::error_response(id, mcp_era_bridge::modern::INTERNAL_ERROR, why);
                         events(Event::Server(error.to_string()));
                     }
                     _ => {}
@@ -502,7 +502,7 @@ fn run(o: Options) -> Result<(), String> {
             }
             Event::ClientTooLarge(id, size) => {
                 let why = format!("the request was {size} bytes, over the bridge's --max-message {}", o.max_message);
-                let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": why}});
+                let error = mcp_era_bridge::error_response(id, mcp_era_bridge::modern::INVALID_REQUEST, why);
                 wires.send_client(&error.to_string());
                 Vec::new()
             }
