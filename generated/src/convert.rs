@@ -7,6 +7,7 @@
 //   2026-07-28: schema/2026-07-28/schema.ts (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd)
 //   draft: schema/draft/schema.ts (sha256 b2d3a00d4094e413a48628560fec60652169a3d2b427e8c629238e13f987723f)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Conversions between the types of adjacent revisions: `From` where every value of the one
 //! revision's type is a valid value of the other's, `TryFrom` where some may not be, its
 //! [`ConvertError`](crate::ConvertError) naming the type, the revisions and where the value does
@@ -42,16 +43,12 @@
 //! | `v2025_06_18` to `v2025_11_25` | 85 | 32 | 92 | 25 |
 //! | `v2025_11_25` to `v2026_07_28` | 88 | 45 | 114 | 19 |
 #[cfg(all(feature = "v2024_11_05", feature = "v2025_03_26"))]
-#[rustfmt::skip]
 mod v2024_11_05_and_v2025_03_26;
 #[cfg(all(feature = "v2025_03_26", feature = "v2025_06_18"))]
-#[rustfmt::skip]
 mod v2025_03_26_and_v2025_06_18;
 #[cfg(all(feature = "v2025_06_18", feature = "v2025_11_25"))]
-#[rustfmt::skip]
 mod v2025_06_18_and_v2025_11_25;
 #[cfg(all(feature = "v2025_11_25", feature = "v2026_07_28"))]
-#[rustfmt::skip]
 mod v2025_11_25_and_v2026_07_28;
 /// Every conversion between two adjacent revisions (by name, older first),
 /// each direction, for tests and tools: the type, whether it is a `From`,

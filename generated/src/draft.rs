@@ -2,6 +2,7 @@
 // Revision: draft
 // Source: schema/draft/schema.ts (sha256 b2d3a00d4094e413a48628560fec60652169a3d2b427e8c629238e13f987723f)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Types of MCP revision draft, generated from `schema/draft/schema.ts`.
 //!
 //! This revision's schema declares the same types, members and values as 2026-07-28's (only their docs differ), so its items are [those of 2026-07-28](crate::v2026_07_28), re-exported: one set of types, compiled once, and a value of one revision is a value of the other. The docs shown are 2026-07-28's. The feature `draft` turns on `v2026_07_28`; when the two revisions part, this module gets types of its own.

@@ -7,9 +7,9 @@
 //   2026-07-28: schema/2026-07-28/schema.ts (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd)
 //   draft: schema/draft/schema.ts (sha256 b2d3a00d4094e413a48628560fec60652169a3d2b427e8c629238e13f987723f)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![cfg_attr(rustfmt, rustfmt::skip)]
 #![forbid(unsafe_code)]
 #[doc(hidden)]
 pub use mcp_spec_runtime as rt;
@@ -20,41 +20,31 @@ pub use rt::{
 /// The ordered map of every map-typed member: members keep the order they
 /// came in, whatever features the build gives `serde_json`.
 pub use indexmap::IndexMap;
-#[rustfmt::skip]
 pub mod registry;
-#[rustfmt::skip]
 mod shared;
 #[cfg(feature = "v2024_11_05")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2024_11_05")))]
-#[rustfmt::skip]
 pub mod v2024_11_05;
 #[cfg(feature = "v2025_03_26")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2025_03_26")))]
-#[rustfmt::skip]
 pub mod v2025_03_26;
 #[cfg(feature = "v2025_06_18")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2025_06_18")))]
-#[rustfmt::skip]
 pub mod v2025_06_18;
 #[cfg(feature = "v2025_11_25")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2025_11_25")))]
-#[rustfmt::skip]
 pub mod v2025_11_25;
 #[cfg(feature = "v2026_07_28")]
 #[cfg_attr(docsrs, doc(cfg(feature = "v2026_07_28")))]
-#[rustfmt::skip]
 pub mod v2026_07_28;
 #[cfg(feature = "draft")]
 #[cfg_attr(docsrs, doc(cfg(feature = "draft")))]
-#[rustfmt::skip]
 pub mod draft;
 #[cfg(feature = "v2026_07_28")]
 /// The newest dated revision, 2026-07-28.
 pub use v2026_07_28 as latest;
 /// Official MCP extensions (Tasks, ...): each revision a module behind a feature.
-#[rustfmt::skip]
 pub mod ext;
-#[rustfmt::skip]
 pub mod convert;
 /// The protocol versions this build has types for (each with its
 /// revision's feature on), oldest first: what
@@ -71,7 +61,6 @@ pub const PROTOCOL_VERSIONS: &[&str] = &[
     #[cfg(feature = "v2026_07_28")]
     "2026-07-28",
 ];
-#[rustfmt::skip]
 pub mod negotiate;
 /// The header rules of the Streamable HTTP transport (2026-07-28):
 /// `Mcp-Method`, `Mcp-Name`, the `Mcp-Param-*` a tool mirrors, the

@@ -7,6 +7,7 @@
 //   2026-07-28: schema/2026-07-28/schema.ts (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd)
 //   draft: schema/draft/schema.ts (sha256 b2d3a00d4094e413a48628560fec60652169a3d2b427e8c629238e13f987723f)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! The lifecycle of every schema item of every revision, as data (SEP-2596): each
 //! type, field, const and enum value that any revision declares, with its state in
 //! each revision: Active, Deprecated (with the revision and SEP its `@deprecated`

@@ -7,15 +7,14 @@
 //   2026-07-28: schema/2026-07-28/schema.ts (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd)
 //   draft: schema/draft/schema.ts (sha256 b2d3a00d4094e413a48628560fec60652169a3d2b427e8c629238e13f987723f)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Items that adjacent revisions declare the same way, docs included: each
 //! is defined once, in a module named for the revisions it spans, and
 //! re-exported by each of their modules, so it is one Rust type in all of
 //! them. Reached through the revision modules only.
 #[cfg(any(feature = "v2024_11_05", feature = "v2025_03_26"))]
-#[rustfmt::skip]
 pub mod v2024_11_05_to_v2025_03_26;
 #[cfg(any(feature = "v2024_11_05", feature = "v2025_03_26", feature = "v2025_06_18"))]
-#[rustfmt::skip]
 pub mod v2024_11_05_to_v2025_06_18;
 #[cfg(
     any(
@@ -25,7 +24,6 @@ pub mod v2024_11_05_to_v2025_06_18;
         feature = "v2025_11_25"
     )
 )]
-#[rustfmt::skip]
 pub mod v2024_11_05_to_v2025_11_25;
 #[cfg(
     any(
@@ -36,17 +34,12 @@ pub mod v2024_11_05_to_v2025_11_25;
         feature = "v2026_07_28"
     )
 )]
-#[rustfmt::skip]
 pub mod v2024_11_05_to_v2026_07_28;
 #[cfg(any(feature = "v2025_03_26", feature = "v2025_06_18"))]
-#[rustfmt::skip]
 pub mod v2025_03_26_to_v2025_06_18;
 #[cfg(any(feature = "v2025_06_18", feature = "v2025_11_25"))]
-#[rustfmt::skip]
 pub mod v2025_06_18_to_v2025_11_25;
 #[cfg(any(feature = "v2025_06_18", feature = "v2025_11_25", feature = "v2026_07_28"))]
-#[rustfmt::skip]
 pub mod v2025_06_18_to_v2026_07_28;
 #[cfg(any(feature = "v2025_11_25", feature = "v2026_07_28"))]
-#[rustfmt::skip]
 pub mod v2025_11_25_to_v2026_07_28;

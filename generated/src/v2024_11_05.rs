@@ -2,6 +2,7 @@
 // Revision: 2024-11-05
 // Source: schema/2024-11-05/schema.ts (sha256 8e87348b6c1a9de1ec7ac136f407b687521bcdeb357adedbf5367bfc19c18d38)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Types of MCP revision 2024-11-05, generated from `schema/2024-11-05/schema.ts`.
 //!
 //! # Shared with other revisions

@@ -2,6 +2,7 @@
 // Revision: 2025-03-26
 // Source: schema/2025-03-26/schema.ts (sha256 bdc457208cb1b49061f3fbbae24144b7dbae282c746d82aa689ddd98329743e7)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Types of MCP revision 2025-03-26, generated from `schema/2025-03-26/schema.ts`.
 //!
 //! # Shared with other revisions

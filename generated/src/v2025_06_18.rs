@@ -2,6 +2,7 @@
 // Revision: 2025-06-18
 // Source: schema/2025-06-18/schema.ts (sha256 7d7f4cc6f3adb76e3fd5e1eee6bab8b1e183cfaf719da66d2aa5661737ca9539)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Types of MCP revision 2025-06-18, generated from `schema/2025-06-18/schema.ts`.
 //!
 //! # Categories
@@ -621,7 +622,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -672,7 +673,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -795,7 +796,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -2597,7 +2598,7 @@ crate::rt::object! {
 
 pub use crate::shared::v2025_06_18_to_v2026_07_28::JSONRPC_VERSION;
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -3396,7 +3397,7 @@ pub use crate::shared::v2024_11_05_to_v2026_07_28::METHOD_NOT_FOUND;
 pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelHint;
 pub use crate::shared::v2024_11_05_to_v2025_11_25::ModelPreferences;
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
@@ -3556,7 +3557,7 @@ crate::rt::string_enum! {
 
 pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequest {
     pub method: String,
@@ -3624,7 +3625,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4257,7 +4258,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub method: String,
@@ -4564,7 +4565,7 @@ crate::rt::object! {
 
 /// The contents of a specific resource or sub-resource.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceContents {
     /// The URI of this resource.
@@ -5255,7 +5256,7 @@ pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesPrompts;
 pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesResources;
 pub use crate::shared::v2025_03_26_to_v2025_06_18::ServerCapabilitiesTools;
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -5330,7 +5331,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
@@ -5383,7 +5384,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]

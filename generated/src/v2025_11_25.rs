@@ -2,6 +2,7 @@
 // Revision: 2025-11-25
 // Source: schema/2025-11-25/schema.ts (sha256 e74b56e73b2e37bdb595f74ba22e428ad7f07aa3519355ba661d681298ed38ac)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Types of MCP revision 2025-11-25, generated from `schema/2025-11-25/schema.ts`.
 //!
 //! # Categories
@@ -1180,7 +1181,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -1239,7 +1240,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -1394,7 +1395,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -3661,7 +3662,7 @@ crate::rt::string_enum! {
 
 /// Base interface to add `icons` property.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
@@ -4328,7 +4329,7 @@ crate::rt::object! {
 
 pub use crate::shared::v2025_06_18_to_v2026_07_28::JSONRPC_VERSION;
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 
 /// Use TitledSingleSelectEnumSchema instead.
@@ -5423,7 +5424,7 @@ crate::rt::union! {
 
 pub use crate::shared::v2025_11_25_to_v2026_07_28::Notification;
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5544,7 +5545,7 @@ crate::rt::string_enum! {
 
 pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -5587,7 +5588,7 @@ crate::rt::object! {
 
 /// Common parameters for paginated requests.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5649,7 +5650,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6450,7 +6451,7 @@ crate::rt::union! {
 
 /// Common params for any request.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6724,7 +6725,7 @@ crate::rt::object! {
 
 /// The contents of a specific resource or sub-resource.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceContents {
     /// The URI of this resource.
@@ -7037,7 +7038,7 @@ impl crate::Notification for ResourceListChangedNotification {
 
 /// Common parameters when working with resources.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -7978,7 +7979,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -8069,7 +8070,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
@@ -8154,7 +8155,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -8677,7 +8678,7 @@ crate::rt::object! {
 
 /// Common params for any task-augmented request.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 #[derive(Clone, Debug, PartialEq)]
@@ -10072,7 +10073,7 @@ crate::rt::object! {
 
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 ///
@@ -10183,7 +10184,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// **Later revisions:** Removed in 2026-07-28.
 pub const URL_ELICITATION_REQUIRED: i64 = -32042i64;

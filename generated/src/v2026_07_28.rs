@@ -2,6 +2,7 @@
 // Revision: 2026-07-28
 // Source: schema/2026-07-28/schema.ts (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Types of MCP revision 2026-07-28, generated from `schema/2026-07-28/schema.ts`.
 //!
 //! # Categories
@@ -121,7 +122,7 @@ crate::rt::object! {
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -305,7 +306,7 @@ crate::rt::object! {
 
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CacheableResult {
     /// Wire name: `_meta`.
@@ -1291,7 +1292,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -1318,7 +1319,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -1417,7 +1418,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 pub type ClientResult = EmptyResult;
 
 /// A request from the client to the server, to ask for completion options.
@@ -3964,7 +3965,7 @@ crate::rt::string_enum! {
 
 /// Base interface to add `icons` property.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
@@ -4215,7 +4216,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -4452,7 +4453,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -4994,7 +4995,7 @@ pub use crate::shared::v2025_06_18_to_v2026_07_28::JSONRPC_VERSION;
 
 pub type JSONValue = ::serde_json::Value;
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
 
 /// Use [`TitledSingleSelectEnumSchema`] instead.
@@ -7352,7 +7353,7 @@ crate::rt::string_enum! {
 
 pub use crate::shared::v2024_11_05_to_v2026_07_28::PARSE_ERROR;
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -7453,7 +7454,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaginatedResult {
     /// Wire name: `_meta`.
@@ -9026,7 +9027,7 @@ crate::rt::object! {
 
 /// The contents of a specific resource or sub-resource.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceContents {
     /// The URI of this resource.
@@ -9361,7 +9362,7 @@ impl crate::Notification for ResourceListChangedNotification {
 
 /// Common params for resource-related requests.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResourceRequestParams {
     /// Wire name: `_meta`.
@@ -10385,7 +10386,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by the value of `method`; any other value reads as `Other`, so messages this revision does not know pass through (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
@@ -10468,7 +10469,7 @@ crate::rt::union! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]

@@ -140,7 +140,6 @@ pub fn convert_files(spec: &Spec, pairs: &[Pair<'_>], files: &mut Files, diags: 
         let (a, b) = (&p.old.module, &p.new.module);
         quote! {
             #[cfg(all(feature = #a, feature = #b))]
-            #[rustfmt::skip]
             mod #m;
         }
     });

@@ -76,7 +76,10 @@ pub fn render(docs: &Docs, links: &Links<'_>) -> Vec<String> {
         extra.push(format!("**Corrected by the generator:** {}", convert_line(o, links)));
     }
     if docs.internal {
-        extra.push("*Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.".to_string());
+        extra.push(
+            "*Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module))."
+                .to_string(),
+        );
     }
     for (tag, value) in &docs.constraints {
         let label = match tag.as_str() {

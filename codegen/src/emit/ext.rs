@@ -36,7 +36,6 @@ pub fn extension_files(extensions: &[Extension], files: &mut Files, diags: &mut 
             quote! {
                 #[cfg(feature = #feature)]
                 #[cfg_attr(docsrs, doc(cfg(feature = #feature)))]
-                #[rustfmt::skip]
                 pub mod #m;
             }
         });

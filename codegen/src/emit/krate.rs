@@ -134,7 +134,6 @@ pub(super) fn shared_index(shared: &share::SharedItems) -> TokenStream {
         let features = m.revisions.iter().map(|(_, module)| module);
         quote! {
             #[cfg(any(#(feature = #features),*))]
-            #[rustfmt::skip]
             pub mod #name;
         }
     });
@@ -248,7 +247,6 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
     let ext = has_extensions.then(|| {
         quote! {
             /// Official MCP extensions (Tasks, ...): each revision a module behind a feature.
-            #[rustfmt::skip]
             pub mod ext;
         }
     });
@@ -258,7 +256,6 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
         quote! {
             #[cfg(feature = #feature)]
             #[cfg_attr(docsrs, doc(cfg(feature = #feature)))]
-            #[rustfmt::skip]
             pub mod #m;
         }
     });
@@ -304,8 +301,6 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
     quote! {
         #![doc = include_str!("../README.md")]
         #![cfg_attr(docsrs, feature(doc_cfg))]
-        // Generated files stay as the generator wrote them (`cargo fmt` skips them).
-        #![cfg_attr(rustfmt, rustfmt::skip)]
         #![forbid(unsafe_code)]
 
         // The runtime (`codegen/runtime`, crate `mcp-spec-runtime`), by the name
@@ -321,18 +316,15 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
         /// came in, whatever features the build gives `serde_json`.
         pub use indexmap::IndexMap;
 
-        #[rustfmt::skip]
         pub mod registry;
 
         // Items revisions share, re-exported by their modules (see each module's docs).
-        #[rustfmt::skip]
         mod shared;
 
         #(#mods)*
         #latest
         #ext
 
-        #[rustfmt::skip]
         pub mod convert;
 
         /// The protocol versions this build has types for (each with its
@@ -340,7 +332,6 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
         /// [`negotiate::negotiate`] chooses from.
         pub const PROTOCOL_VERSIONS: &[&str] = &[#(#versions),*];
 
-        #[rustfmt::skip]
         pub mod negotiate;
 
         /// The header rules of the Streamable HTTP transport (2026-07-28):

@@ -155,6 +155,7 @@ pub fn emit_crate(
     );
     files.insert("Cargo.toml".into(), cargo_toml(spec, &shared, &settings.runtime_path, &ext::features(extensions)));
     files.insert("README.md".into(), crate_readme(spec, &shared));
+    format::mark_unformatted(&mut files);
     if diags.has_errors() { Err(diags) } else { Ok(files) }
 }
 

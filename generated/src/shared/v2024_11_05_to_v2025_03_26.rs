@@ -3,6 +3,7 @@
 //   2024-11-05: schema/2024-11-05/schema.ts (sha256 8e87348b6c1a9de1ec7ac136f407b687521bcdeb357adedbf5367bfc19c18d38)
 //   2025-03-26: schema/2025-03-26/schema.ts (sha256 bdc457208cb1b49061f3fbbae24144b7dbae282c746d82aa689ddd98329743e7)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Items revisions 2024-11-05 to 2025-03-26 declare the same way, docs included;
 //! each revision module re-exports them.
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]

@@ -5,6 +5,7 @@
 //   2025-06-18: schema/2025-06-18/schema.ts (sha256 7d7f4cc6f3adb76e3fd5e1eee6bab8b1e183cfaf719da66d2aa5661737ca9539)
 //   2025-11-25: schema/2025-11-25/schema.ts (sha256 e74b56e73b2e37bdb595f74ba22e428ad7f07aa3519355ba661d681298ed38ac)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Items revisions 2024-11-05 to 2025-11-25 declare the same way, docs included;
 //! each revision module re-exports them.
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]

@@ -6,6 +6,7 @@
 //   2025-11-25: schema/2025-11-25/schema.ts (sha256 e74b56e73b2e37bdb595f74ba22e428ad7f07aa3519355ba661d681298ed38ac)
 //   2026-07-28: schema/2026-07-28/schema.ts (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Items revisions 2024-11-05 to 2026-07-28 declare the same way, docs included;
 //! each revision module re-exports them.
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]

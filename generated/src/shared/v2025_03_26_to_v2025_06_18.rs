@@ -3,6 +3,7 @@
 //   2025-03-26: schema/2025-03-26/schema.ts (sha256 bdc457208cb1b49061f3fbbae24144b7dbae282c746d82aa689ddd98329743e7)
 //   2025-06-18: schema/2025-06-18/schema.ts (sha256 7d7f4cc6f3adb76e3fd5e1eee6bab8b1e183cfaf719da66d2aa5661737ca9539)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Items revisions 2025-03-26 to 2025-06-18 declare the same way, docs included;
 //! each revision module re-exports them.
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]

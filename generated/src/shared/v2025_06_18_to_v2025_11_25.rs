@@ -3,6 +3,7 @@
 //   2025-06-18: schema/2025-06-18/schema.ts (sha256 7d7f4cc6f3adb76e3fd5e1eee6bab8b1e183cfaf719da66d2aa5661737ca9539)
 //   2025-11-25: schema/2025-11-25/schema.ts (sha256 e74b56e73b2e37bdb595f74ba22e428ad7f07aa3519355ba661d681298ed38ac)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Items revisions 2025-06-18 to 2025-11-25 declare the same way, docs included;
 //! each revision module re-exports them.
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
@@ -16,7 +17,7 @@
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).

@@ -3,6 +3,7 @@
 //   2025-11-25: schema/2025-11-25/schema.ts (sha256 e74b56e73b2e37bdb595f74ba22e428ad7f07aa3519355ba661d681298ed38ac)
 //   2026-07-28: schema/2026-07-28/schema.ts (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Items revisions 2025-11-25 to 2026-07-28 declare the same way, docs included;
 //! each revision module re-exports them.
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
@@ -138,7 +139,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).
 #[derive(Clone, Debug, PartialEq)]
@@ -172,7 +173,7 @@ crate::rt::object! {
     }
 }
 
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     pub method: String,

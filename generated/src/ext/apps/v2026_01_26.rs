@@ -2,6 +2,7 @@
 // Extension: apps (io.modelcontextprotocol/ui), revision 2026-01-26, on core revision 2025-11-25
 // Source: spec.types.d.ts, named in extensions.toml (sha256 ae365459e08e0e4819230fc98f62237ff1176f8889eee3b6ce1a880490c34870)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Types of the MCP extension `io.modelcontextprotocol/ui`, revision 2026-01-26, generated from `spec.types.d.ts`, named in `extensions.toml`.
 //!
 //! Written on core revision 2025-11-25 ([`crate::v2025_11_25`]), whose types its own name: they are the core's Rust types, in scope here.
@@ -2493,7 +2494,7 @@ pub type McpUiResourceTeardownResult = crate::Extra;
 
 /// Notification that the sandbox proxy iframe is ready to receive content.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// See also: <https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx#sandbox-proxy>
 ///
@@ -2559,7 +2560,7 @@ crate::rt::object! {
 
 /// Notification containing HTML resource for the sandbox proxy to load.
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// See also: <https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx#sandbox-proxy>
 ///

@@ -2,6 +2,7 @@
 // Extension: tasks (io.modelcontextprotocol/tasks), revision draft, on core revision draft
 // Source: tasks/schema/draft/schema.ts (sha256 0df4967d66c97a798d362c11053cef5da9c5e31c7e1b95b8ed7590293d616f80)
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 //! Types of the MCP extension `io.modelcontextprotocol/tasks`, revision draft, generated from `tasks/schema/draft/schema.ts`.
 //!
 //! Written on core revision draft ([`crate::draft`]), whose types its own name: they are the core's Rust types, in scope here.
@@ -1862,7 +1863,7 @@ crate::rt::union! {
 
 /// `ServerResult` of core revision draft, with what this extension answers in its place: `CreateTaskResult` (`resultType: "task"`).
 ///
-/// *Internal* in the schema (`@internal`): part of the protocol's machinery (a base type, a constant, the set of messages one side sends, which a peer reads an incoming message as and matches on) rather than a message of its own.
+/// *Internal* in the schema (`@internal`: [protocol machinery](crate#conventions-the-same-in-every-module)).
 ///
 /// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
