@@ -156,7 +156,11 @@ fn a_run_that_fails_midway_leaves_the_previous_crate_as_it_was() {
 
 /// The module of a revision that shares an earlier one's: nothing but a re-export.
 fn reexported_module(text: &str) -> Option<String> {
-    let code: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with("//") && !l.trim().is_empty()).collect();
+    // Comments, docs and the file's inner attributes (its mark for rustfmt) aside.
+    let code: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//") && !l.starts_with("#![") && !l.trim().is_empty())
+        .collect();
     match code[..] {
         [line] => line.strip_prefix("pub use crate::").and_then(|l| l.strip_suffix("::*;")).map(str::to_string),
         _ => None,

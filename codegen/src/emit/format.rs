@@ -100,6 +100,29 @@ pub fn expand_docs(text: &str) -> (String, usize) {
     (out, unresolved)
 }
 
+/// Marks each Rust file of the crate to be left as written by `cargo fmt` (see
+/// [`mark_unformatted`]).
+pub(super) fn mark_all_unformatted(files: &mut super::Files) {
+    for (path, text) in files.iter_mut() {
+        if path.extension().is_some_and(|e| e == "rs") {
+            mark_unformatted(text);
+        }
+    }
+}
+
+/// Marks a Rust file to be left as written by `cargo fmt`: the mark goes after
+/// the file's leading `//` comments, first of its inner attributes. Each file
+/// says it for itself because the crate root's skip does not reach out-of-line
+/// modules, and `rustfmt.toml`'s `ignore` is unstable.
+pub(super) fn mark_unformatted(text: &mut String) {
+    let head: usize = text
+        .lines()
+        .take_while(|l| (l.starts_with("//") && !l.starts_with("//!")) || l.is_empty())
+        .map(|l| l.len() + 1)
+        .sum();
+    text.insert_str(head.min(text.len()), "#![cfg_attr(rustfmt, rustfmt::skip)]\n");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,23 +154,5 @@ mod tests {
         items::forget_doc_texts();
         format_file(&quote! { #gone pub struct C; }, "", "c.rs", &mut d);
         assert!(d.has_errors());
-    }
-}
-
-/// Marks each Rust file of the crate to be left as written by `cargo fmt`: the
-/// mark goes after the file's leading `//` comments, first of its inner
-/// attributes. Each file says it for itself because the crate root's skip does
-/// not reach out-of-line modules, and `rustfmt.toml`'s `ignore` is unstable.
-pub(super) fn mark_unformatted(files: &mut super::Files) {
-    for (path, text) in files.iter_mut() {
-        if path.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let head: usize = text
-            .lines()
-            .take_while(|l| l.starts_with("//") && !l.starts_with("//!") || l.is_empty())
-            .map(|l| l.len() + 1)
-            .sum();
-        text.insert_str(head.min(text.len()), "#![cfg_attr(rustfmt, rustfmt::skip)]\n");
     }
 }

@@ -155,7 +155,7 @@ pub fn emit_crate(
     );
     files.insert("Cargo.toml".into(), cargo_toml(spec, &shared, &settings.runtime_path, &ext::features(extensions)));
     files.insert("README.md".into(), crate_readme(spec, &shared));
-    format::mark_unformatted(&mut files);
+    format::mark_all_unformatted(&mut files);
     if diags.has_errors() { Err(diags) } else { Ok(files) }
 }
 
@@ -165,7 +165,8 @@ pub fn emit_module(rev: &Revision, notes: &Notes) -> Result<String, Diagnostics>
     let mut diags = Diagnostics::default();
     let path = format!("src/{}.rs", rev.module);
     let items = format_items(rev, notes, &path, &mut diags);
-    let text = module_file(rev, &items, &share::Reexports::new(), &path, &mut diags);
+    let mut text = module_file(rev, &items, &share::Reexports::new(), &path, &mut diags);
+    format::mark_unformatted(&mut text);
     if diags.has_errors() { Err(diags) } else { Ok(text) }
 }
 
