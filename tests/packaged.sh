@@ -43,6 +43,17 @@ EOF
 cp Cargo.lock "$work/Cargo.lock"
 export CARGO_TARGET_DIR="$work/target"
 cd "$work"
+# The root lock lists members this workspace lacks: cargo drops their entries
+# once, offline (nothing fetched, nothing upgraded), and every call after is
+# --locked to the result, which must hold only versions the root lock pins.
+cargo metadata --offline --quiet --format-version 1 > /dev/null
+python3 - "$root/Cargo.lock" Cargo.lock <<'PY'
+import sys, tomllib
+root, here = ({(p["name"], p["version"]) for p in tomllib.load(open(f, "rb"))["package"]} for f in sys.argv[1:])
+if len(here) < 50 or not here <= root:
+    sys.exit(f"error: the packaged lock ({len(here)} packages) is not the root lock's: {sorted(here - root)}")
+print(f"packaged: {len(here)} locked packages, each at the root lock's version")
+PY
 
 # The revision features, from the normalised manifest (one per line there).
 features=$(sed -n '/^all-revisions = \[/,/\]/p' "mcp-spec-types-$version/Cargo.toml" | grep -o '"[a-z0-9_]*"' | tr -d '"')
@@ -52,11 +63,11 @@ if [ -z "$features" ]; then
 fi
 for feature in $features all-revisions all-extensions; do
   echo "packaged: cargo check --features $feature"
-  cargo check --quiet -p mcp-spec-types --no-default-features --features "$feature"
+  cargo check --locked --quiet -p mcp-spec-types --no-default-features --features "$feature"
 done
 
 echo "packaged: doctests, every revision"
-cargo test --quiet -p mcp-spec-types --all-features --doc
+cargo test --locked --quiet -p mcp-spec-types --all-features --doc
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   echo "packaged: installing the wasm32-unknown-unknown target (rustup)"
@@ -66,11 +77,11 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   fi
 fi
 echo "packaged: cargo check --target wasm32-unknown-unknown, default and every revision"
-cargo check --quiet -p mcp-spec-types --target wasm32-unknown-unknown
-cargo check --quiet -p mcp-spec-types --target wasm32-unknown-unknown --features all-revisions
+cargo check --locked --quiet -p mcp-spec-types --target wasm32-unknown-unknown
+cargo check --locked --quiet -p mcp-spec-types --target wasm32-unknown-unknown --features all-revisions
 echo "packaged: the era bridge, built from its .crate with a user's features, its doctests"
-cargo build --quiet -p mcp-era-bridge
-cargo test --quiet -p mcp-era-bridge --doc
+cargo build --locked --quiet -p mcp-era-bridge
+cargo test --locked --quiet -p mcp-era-bridge --doc
 echo "packaged: the era bridge between a modern client and a stand-in legacy server"
 python3 - "$CARGO_TARGET_DIR/debug/mcp-era-bridge" <<'PY'
 import json, subprocess, sys, threading

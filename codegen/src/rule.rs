@@ -295,7 +295,7 @@ pub fn ancestors(items: &BTreeMap<String, Item>, name: &str) -> Vec<String> {
 }
 
 /// The rule's first look: the generated code's runtime's own, so that both decide alike.
-pub use mcp_spec_runtime::choose;
+pub use mcp_spec_runtime::__private::choose;
 
 /// Would the generated code read `v` as `ty`? The model's account of the typed
 /// read, for the checks and the tests: strings, numbers (an integer is any number

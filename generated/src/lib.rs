@@ -12,10 +12,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #[doc(hidden)]
-pub use mcp_spec_runtime as rt;
-pub use rt::{
-    ConvertError, Extra, ExtraIter, HasResponse, InputRequest, MethodInfo, MethodKind,
-    Notification, ReadError, Request, from_str, reread,
+pub use mcp_spec_runtime::__private as rt;
+pub use mcp_spec_runtime::{
+    ChooseMember, ChooseRead, Conversion, ConvertError, Extra, ExtraIter, HasResponse,
+    InputRequest, MethodInfo, MethodKind, Notification, ReadError, Request, TypeEntry,
+    UnknownValue, from_str, reread,
 };
 /// The ordered map of every map-typed member: members keep the order they
 /// came in, whatever features the build gives `serde_json`.
@@ -103,7 +104,7 @@ pub fn methods(revision: &str) -> ::std::option::Option<&'static [MethodInfo]> {
 /// The `SCHEMA_TYPES` of a revision by its name, when its feature and
 /// `type-table` are on.
 #[cfg(feature = "type-table")]
-pub fn schema_types(revision: &str) -> ::std::option::Option<&'static [rt::TypeEntry]> {
+pub fn schema_types(revision: &str) -> ::std::option::Option<&'static [TypeEntry]> {
     match revision {
         #[cfg(feature = "v2024_11_05")]
         "2024-11-05" => ::std::option::Option::Some(v2024_11_05::SCHEMA_TYPES),

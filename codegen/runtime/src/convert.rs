@@ -16,6 +16,16 @@ use crate::read::{ReadError, reread};
 /// name cannot hold: which type, which way, and where the value did not fit
 /// (`CallToolRequestParams (2025-11-25 to 2026-07-28): params._meta: missing
 /// field ...`).
+///
+/// ```
+/// use mcp_spec_types::{v2025_11_25 as old, v2026_07_28 as new};
+///
+/// // A 2025-11-25 request's params lack the `_meta` 2026-07-28 requires.
+/// let params = old::CallToolRequestParams::new("get_weather");
+/// let error: mcp_spec_types::ConvertError = new::CallToolRequestParams::try_from(params).unwrap_err();
+/// assert_eq!(error.type_name(), "CallToolRequestParams");
+/// assert_eq!(error.to_string(), "CallToolRequestParams (2025-11-25 to 2026-07-28): missing field `_meta`");
+/// ```
 #[derive(Debug)]
 pub struct ConvertError {
     type_name: &'static str,
@@ -186,12 +196,22 @@ fn leave_out(json: &mut serde_json::Value, path: &serde_path_to_error::Path) -> 
 
 /// One conversion of a generated crate, for tests and tools: what
 /// `mcp_spec_types::convert::conversions` lists.
+///
+/// ```
+/// // Behind the types crate's `type-table` feature.
+/// let up = mcp_spec_types::convert::conversions("2025-11-25", "2026-07-28").unwrap();
+/// let tool = up.iter().find(|c| c.type_name == "Tool" && c.from == "2025-11-25").unwrap();
+/// assert!(tool.lossless);
+/// let modern = (tool.convert)(r#"{"name":"get_weather","inputSchema":{"type":"object"}}"#).unwrap();
+/// assert_eq!(modern["name"], "get_weather");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Conversion {
     /// The schema name of the type, the same in both revisions.
     pub type_name: &'static str,
-    /// The revisions, from and to.
+    /// The revision converted from.
     pub from: &'static str,
+    /// The revision converted to.
     pub to: &'static str,
     /// A `From` (every value fits), else a `TryFrom`.
     pub lossless: bool,
@@ -236,7 +256,7 @@ macro_rules! __mcp_conversions {
         /// Behind the `type-table` feature: it instantiates the serde code of
         /// every conversion, which a build that uses few of them need not compile.
         #[cfg(feature = "type-table")]
-        pub const CONVERSIONS: &[$crate::Conversion] = &[
+        pub const CONVERSIONS: &[$crate::__private::Conversion] = &[
             $( $crate::__mcp_conversions!(@entry $old $old_name => $new $new_name, $up, true), )*
             $( $crate::__mcp_conversions!(@entry $old $old_name => $new $new_name, $up_try, false), )*
             $( $crate::__mcp_conversions!(@entry $new $new_name => $old $old_name, $down, true), )*
@@ -244,12 +264,12 @@ macro_rules! __mcp_conversions {
         ];
     };
     (@entry $a:ident $a_name:literal => $b:ident $b_name:literal, $t:ident, $lossless:literal) => {
-        $crate::Conversion {
+        $crate::__private::Conversion {
             type_name: stringify!($t),
             from: $a_name,
             to: $b_name,
             lossless: $lossless,
-            convert: $crate::convert_text::<$a::$t, $b::$t>,
+            convert: $crate::__private::convert_text::<$a::$t, $b::$t>,
         }
     };
     (@from $a:ident $a_name:literal => $b:ident $b_name:literal, $t:ident) => {
@@ -258,18 +278,18 @@ macro_rules! __mcp_conversions {
             /// converted through the JSON it writes, unknown members kept.
             #[inline]
             fn from(value: $a::$t) -> Self {
-                $crate::convert_lossless(&value, stringify!($t), $a_name, $b_name)
+                $crate::__private::convert_lossless(&value, stringify!($t), $a_name, $b_name)
             }
         }
     };
     (@try_from $a:ident $a_name:literal => $b:ident $b_name:literal, $t:ident) => {
         impl ::std::convert::TryFrom<$a::$t> for $b::$t {
-            type Error = $crate::ConvertError;
+            type Error = $crate::__private::ConvertError;
             /// Converted through the JSON it writes, unknown members kept; an
             /// error names where the value does not fit the other revision.
             #[inline]
-            fn try_from(value: $a::$t) -> ::std::result::Result<Self, $crate::ConvertError> {
-                $crate::convert(&value, stringify!($t), $a_name, $b_name)
+            fn try_from(value: $a::$t) -> ::std::result::Result<Self, $crate::__private::ConvertError> {
+                $crate::__private::convert(&value, stringify!($t), $a_name, $b_name)
             }
         }
     };

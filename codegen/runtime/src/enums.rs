@@ -6,10 +6,19 @@
 use std::fmt;
 
 /// The error of `FromStr` for a closed enum: the value is none of its values.
+///
+/// ```
+/// use mcp_spec_types::v2026_07_28 as m;
+///
+/// let error: mcp_spec_types::UnknownValue = "maybe".parse::<m::ElicitResultAction>().unwrap_err();
+/// assert_eq!(error.value, "maybe");
+/// assert_eq!(error.to_string(), r#"unknown ElicitResultAction value "maybe", expected one of "accept", "decline", "cancel""#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownValue {
     /// The enum's name.
     pub type_name: &'static str,
+    /// The value read.
     pub value: String,
     /// Every value it has.
     pub expected: &'static [&'static str],
@@ -42,11 +51,11 @@ macro_rules! __mcp_string_enum {
             pub const VALUES: &'static [&'static str] = &[ $( $value ),* ];
         }
         impl ::std::str::FromStr for $name {
-            type Err = $crate::UnknownValue;
+            type Err = $crate::__private::UnknownValue;
             fn from_str(value: &str) -> ::std::result::Result<Self, Self::Err> {
                 match value {
                     $( $value => ::std::result::Result::Ok($name::$variant), )*
-                    other => ::std::result::Result::Err($crate::UnknownValue {
+                    other => ::std::result::Result::Err($crate::__private::UnknownValue {
                         type_name: stringify!($name),
                         value: ::std::borrow::ToOwned::to_owned(other),
                         expected: $name::VALUES,
@@ -112,8 +121,8 @@ macro_rules! __mcp_string_enum {
                 deserializer.deserialize_str(EnumVisitor)
             }
         }
-        impl $crate::Shape for $name {
-            const KINDS: u8 = $crate::STRING;
+        impl $crate::__private::Shape for $name {
+            const KINDS: u8 = $crate::__private::STRING;
         }
     };
 }

@@ -48,6 +48,20 @@ use crate::de::{Key, RAW_VALUE_TOKEN};
 /// Reads like a map of [`Value`]s: `extra["x-vendor"]`, [`Extra::get`],
 /// [`Extra::iter`]; [`Extra::get_raw`] gives the text as received. Indexing a
 /// missing key gives `Value::Null`, as indexing a `Value` does.
+///
+/// ```
+/// use mcp_spec_types::v2026_07_28 as m;
+///
+/// let text = r#"{"name":"get_weather","inputSchema":{"type":"object"},"x-vendor":{ "tier": 2 }}"#;
+/// let mut tool: m::Tool = mcp_spec_types::from_str(text).unwrap();
+/// assert_eq!(tool.extra["x-vendor"]["tier"], 2);
+/// assert_eq!(tool.extra.get_raw("x-vendor"), Some(r#"{ "tier": 2 }"#));
+/// tool.extra.insert("x-owner", serde_json::json!("ops"));
+/// assert_eq!(
+///     serde_json::to_string(&tool).unwrap(),
+///     r#"{"name":"get_weather","inputSchema":{"type":"object"},"x-vendor":{ "tier": 2 },"x-owner":"ops"}"#
+/// );
+/// ```
 #[derive(Clone, Default)]
 pub struct Extra(
     /// `None` when empty, as most are: one pointer in every struct, no allocation.
@@ -90,6 +104,13 @@ const LISTED_MAX: usize = 16;
 
 /// The members of an [`Extra`], in order, each with its value (parsed the first
 /// time it is looked at).
+///
+/// ```
+/// // In the order they came (a `serde_json::Value` built by `json!` would sort them).
+/// let extra: mcp_spec_types::Extra = mcp_spec_types::from_str(r#"{"b": 1, "a": [true]}"#).unwrap();
+/// let members: Vec<(&String, &serde_json::Value)> = extra.iter().collect();
+/// assert_eq!(members, [(&"b".to_string(), &serde_json::json!(1)), (&"a".to_string(), &serde_json::json!([true]))]);
+/// ```
 #[derive(Clone)]
 pub struct ExtraIter<'a>(Entries<'a>);
 

@@ -233,9 +233,9 @@ macro_rules! __mcp_object {
         impl ::serde::Serialize for $name {
             #[allow(unused_mut)]
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                let mut w = $crate::Writer::new(serializer.serialize_map(::std::option::Option::None)?);
+                let mut w = $crate::__private::Writer::new(serializer.serialize_map(::std::option::Option::None)?);
                 $(
-                    $( w.member($wire, &$crate::Fixed::from($name::$cname)); )?
+                    $( w.member($wire, &$crate::__private::Fixed::from($name::$cname)); )?
                     $( $crate::__mcp_object!(@write self w $kind $wire $field $($wrap)?); )?
                 )*
                 w.end(&self.$extra)
@@ -244,11 +244,11 @@ macro_rules! __mcp_object {
 
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                deserializer.deserialize_map($crate::ObjectVisitor::<$name>::new(stringify!($name)))
+                deserializer.deserialize_map($crate::__private::ObjectVisitor::<$name>::new(stringify!($name)))
             }
         }
 
-        impl<'de> $crate::ReadObject<'de> for $name {
+        impl<'de> $crate::__private::ReadObject<'de> for $name {
             #[allow(unused_mut, unused_variables)]
             fn read_object<A: ::serde::de::MapAccess<'de>>(mut access: A) -> ::std::result::Result<$name, A::Error> {
                 // Whether each fixed member was seen. (A struct of flags, not an
@@ -260,17 +260,17 @@ macro_rules! __mcp_object {
                 $(
                     $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
                 )*
-                let mut $extra = $crate::Extra::new();
+                let mut $extra = $crate::__private::Extra::new();
                 loop {
                     // One way out for an error, whatever read it: each `?` is a
                     // `Try` the type checker resolves, and this is most of the
                     // crate's build. The arms by the member's position, not its
                     // name: a match on strings is a comparison call and a branch
                     // per arm.
-                    let read = match $crate::next_member(&mut access, &[ $( $wire ),* ]) {
+                    let read = match $crate::__private::next_member(&mut access, &[ $( $wire ),* ]) {
                         ::std::result::Result::Ok(::std::option::Option::Some((index, key))) => match index {
                             $( $index => {
-                                $( $crate::read_fixed(&mut access, $wire, $crate::Fixed::from($name::$cname), &mut seen.$cname) )?
+                                $( $crate::__private::read_fixed(&mut access, $wire, $crate::__private::Fixed::from($name::$cname), &mut seen.$cname) )?
                                 $( $crate::__mcp_object!(@read access $wire $field $($wrap)?) )?
                             } )*
                             _ => $crate::__mcp_object!(@unnamed [$($notification)?] access key $extra),
@@ -283,15 +283,15 @@ macro_rules! __mcp_object {
                     }
                 }
                 $(
-                    $( if !seen.$cname { return ::std::result::Result::Err($crate::missing($wire)); } )?
+                    $( if !seen.$cname { return ::std::result::Result::Err($crate::__private::missing($wire)); } )?
                     $( $crate::__mcp_object!(@finish $kind $wire $field $(= $default)?); )?
                 )*
                 ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
             }
         }
 
-        impl $crate::Shape for $name {
-            const KINDS: u8 = $crate::OBJECT;
+        impl $crate::__private::Shape for $name {
+            const KINDS: u8 = $crate::__private::OBJECT;
             const WIRES: &'static [&'static str] = &[ $( $wire ),* ];
             const REQUIRED: &'static [bool] = &[ $( $crate::__mcp_object!(@required $( fixed $cname )? $( $kind )?) ),* ];
         }
@@ -299,10 +299,10 @@ macro_rules! __mcp_object {
 
     // A notification refuses an `id` (see `read_unnamed_of_notification`).
     (@unnamed [] $access:ident $key:ident $extra:ident) => {
-        $crate::read_extra(&mut $access, $key, &mut $extra)
+        $crate::__private::read_extra(&mut $access, $key, &mut $extra)
     };
     (@unnamed [notification] $access:ident $key:ident $extra:ident) => {
-        $crate::read_unnamed_of_notification(&mut $access, $key, &mut $extra)
+        $crate::__private::read_unnamed_of_notification(&mut $access, $key, &mut $extra)
     };
 
     (@write $s:ident $w:ident optional $wire:literal $field:ident) => {
@@ -317,25 +317,25 @@ macro_rules! __mcp_object {
         $w.member($wire, $crate::__mcp_object!(@wrap (&$s.$field) $($wrap)?))
     };
     (@wrap $v:tt) => { $v };
-    (@wrap $v:tt float) => { &$crate::Float(*$v) };
-    (@wrap $v:tt nullable_float) => { &$crate::NullableFloat(*$v) };
-    (@wrap $v:tt float_seq) => { &$crate::FloatSeq($v) };
+    (@wrap $v:tt float) => { &$crate::__private::Float(*$v) };
+    (@wrap $v:tt nullable_float) => { &$crate::__private::NullableFloat(*$v) };
+    (@wrap $v:tt float_seq) => { &$crate::__private::FloatSeq($v) };
     (@wrap $v:tt int) => { $v };
     (@wrap $v:tt nullable_int) => { $v };
 
     (@read $access:ident $wire:literal $field:ident int) => {
-        $crate::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::Int| i.0)
+        $crate::__private::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::__private::Int| i.0)
     };
     (@read $access:ident $wire:literal $field:ident nullable_int) => {
-        $crate::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::NullableInt| i.0)
+        $crate::__private::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::__private::NullableInt| i.0)
     };
     (@read $access:ident $wire:literal $field:ident $($wrap:ident)?) => {
-        $crate::read_field(&mut $access, $wire, &mut $field)
+        $crate::__private::read_field(&mut $access, $wire, &mut $field)
     };
 
     (@finish required $wire:literal $field:ident) => {
         let ::std::option::Option::Some($field) = $field else {
-            return ::std::result::Result::Err($crate::missing($wire));
+            return ::std::result::Result::Err($crate::__private::missing($wire));
         };
     };
     (@finish optional $wire:literal $field:ident) => {};

@@ -74,6 +74,21 @@ fn explain<T: DeserializeOwned>(text: &str, first: serde_json::Error) -> ReadErr
 /// the input (its JSON path), and serde_json's error (message, line and column).
 /// Shown as `path: message at line L column C`, or without the path when the
 /// input itself is at fault.
+///
+/// ```
+/// use mcp_spec_types::v2026_07_28 as m;
+///
+/// // Deep in a member: the path says where.
+/// let text = r#"{"content":[{"type":"text"}]}"#;
+/// let error = mcp_spec_types::from_str::<m::CallToolResult>(text).unwrap_err();
+/// assert_eq!(error.path(), "content[0]");
+///
+/// // A union at the root: the message names the member that failed, and where.
+/// let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#;
+/// let error = mcp_spec_types::from_str::<m::ClientRequest>(text).unwrap_err();
+/// assert_eq!(error.path(), ".");
+/// assert!(error.to_string().starts_with("ClientRequest: CallToolRequest: params"), "{error}");
+/// ```
 #[derive(Debug)]
 pub struct ReadError {
     path: String,

@@ -155,9 +155,9 @@ impl Registry {
 #[macro_export]
 macro_rules! __mcp_registry_entries {
     ( $revisions:expr; $( $path:literal $kind:ident $states:ident $same_as:ident ),* $(,)? ) => {
-        &[ $( $crate::registry::Entry {
+        &[ $( $crate::__private::registry::Entry {
             path: $path,
-            kind: $crate::registry::Kind::$kind,
+            kind: $crate::__private::registry::Kind::$kind,
             states: $states,
             same_as: $same_as,
             revisions: $revisions,

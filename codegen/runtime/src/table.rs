@@ -7,6 +7,15 @@ use serde_json::Value;
 
 /// A type of a revision module, by its schema name, with a function that reads
 /// JSON text into the type and writes the value back as JSON.
+///
+/// ```
+/// // Behind the types crate's `type-table` feature.
+/// let types = mcp_spec_types::schema_types("2026-07-28").unwrap();
+/// let result = types.iter().find(|e| e.name == "CallToolResultResponseResult").unwrap();
+/// assert!((result.read)(r#"{"resultType":"complete","content":[]}"#).is_ok());
+/// let choose = result.choose.unwrap();
+/// assert_eq!(choose(serde_json::json!({"content": []})), Ok("CallToolResult"));
+/// ```
 pub struct TypeEntry {
     pub name: &'static str,
     /// Reads JSON text as the type, and only that, as [`from_str`](crate::from_str)
@@ -31,9 +40,23 @@ pub struct TypeEntry {
 }
 
 /// Reads a JSON value as a union and names the member chosen.
+///
+/// ```
+/// let types = mcp_spec_types::schema_types("2026-07-28").unwrap();
+/// let message = types.iter().find(|e| e.name == "JSONRPCMessage").unwrap();
+/// let choose: mcp_spec_types::ChooseMember = message.choose.unwrap();
+/// assert_eq!(choose(serde_json::json!({"jsonrpc": "2.0", "method": "ping", "id": 1})), Ok("JSONRPCRequest"));
+/// ```
 pub type ChooseMember = fn(Value) -> Result<&'static str, String>;
 
 /// Reads JSON text as a union through serde and names the member chosen.
+///
+/// ```
+/// let types = mcp_spec_types::schema_types("2026-07-28").unwrap();
+/// let message = types.iter().find(|e| e.name == "JSONRPCMessage").unwrap();
+/// let choose: mcp_spec_types::ChooseRead = message.choose_read.unwrap();
+/// assert_eq!(choose(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#), Ok("JSONRPCNotification"));
+/// ```
 pub type ChooseRead = fn(&str) -> Result<&'static str, String>;
 
 /// Reads `json` as `T`, as [`from_str`](crate::from_str) does.
@@ -55,10 +78,10 @@ macro_rules! __mcp_type_table {
         &[ $( $crate::__mcp_type_table!(@entry $kind $name) ),* ]
     };
     (@entry plain $name:ident) => {
-        $crate::TypeEntry {
+        $crate::__private::TypeEntry {
             name: stringify!($name),
-            read: $crate::read::<$name>,
-            roundtrip: $crate::roundtrip::<$name>,
+            read: $crate::__private::read::<$name>,
+            roundtrip: $crate::__private::roundtrip::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
             choose_read: ::std::option::Option::None,
@@ -67,10 +90,10 @@ macro_rules! __mcp_type_table {
         }
     };
     (@entry default $name:ident) => {
-        $crate::TypeEntry {
+        $crate::__private::TypeEntry {
             name: stringify!($name),
-            read: $crate::read::<$name>,
-            roundtrip: $crate::roundtrip::<$name>,
+            read: $crate::__private::read::<$name>,
+            roundtrip: $crate::__private::roundtrip::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::None,
             choose_read: ::std::option::Option::None,
@@ -79,10 +102,10 @@ macro_rules! __mcp_type_table {
         }
     };
     (@entry union $name:ident) => {
-        $crate::TypeEntry {
+        $crate::__private::TypeEntry {
             name: stringify!($name),
-            read: $crate::read::<$name>,
-            roundtrip: $crate::roundtrip::<$name>,
+            read: $crate::__private::read::<$name>,
+            roundtrip: $crate::__private::roundtrip::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
             choose: ::std::option::Option::Some(|v| $name::from_json(v).map(|u| u.member_name())),
             choose_read: ::std::option::Option::Some(|t| {

@@ -325,33 +325,33 @@ macro_rules! __mcp_union {
     ($name:ident by $field:literal { $( $variant:ident ($ty:ty) $(as $wrap:ident)? = $tags:tt ),* $(,)? }) => {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
         $crate::__mcp_union!(@pairs_deserialize $name);
-        impl $crate::Shape for $name {
+        impl $crate::__private::Shape for $name {
             $crate::__mcp_union!(@shape_of $name { $( $variant ($ty) ),* });
             #[inline]
             fn read_pairs(
                 pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
                 _looked: ::std::option::Option<&[&str]>,
             ) -> ::std::result::Result<Self, ::std::string::String> {
-                <$name as $crate::FromPairs>::from_pairs(pairs, ::std::option::Option::None)
+                <$name as $crate::__private::FromPairs>::from_pairs(pairs, ::std::option::Option::None)
             }
         }
         impl $name {
             /// Reads the union from JSON text, choosing the member as its docs say.
             #[inline]
             pub fn from_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
-                $crate::tag_from_text(&$name::UNION, &$crate::__mcp_union!(@rule $field { $( $tags ),* }), text)
+                $crate::__private::tag_from_text(&$name::UNION, &$crate::__mcp_union!(@rule $field { $( $tags ),* }), text)
             }
         }
-        impl $crate::FromPairs for $name {
+        impl $crate::__private::FromPairs for $name {
             #[inline]
             fn from_pairs(
                 pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
                 _looked: ::std::option::Option<&[&str]>,
             ) -> ::std::result::Result<Self, ::std::string::String> {
-                $crate::tag_from_pairs(&$name::UNION, &$crate::__mcp_union!(@rule $field { $( $tags ),* }), pairs)
+                $crate::__private::tag_from_pairs(&$name::UNION, &$crate::__mcp_union!(@rule $field { $( $tags ),* }), pairs)
             }
             fn kind_error(kind: u8) -> ::std::string::String {
-                ::std::format!("{}: {}", stringify!($name), $crate::tag_kind_error(kind))
+                ::std::format!("{}: {}", stringify!($name), $crate::__private::tag_kind_error(kind))
             }
         }
     };
@@ -361,9 +361,9 @@ macro_rules! __mcp_union {
         $crate::__mcp_union!(@common $name { $( $variant ($ty) $(as $wrap)? ),* });
         $crate::__mcp_union!(@pairs_deserialize $name);
         $crate::__mcp_union!(@shape $name { $( $variant ($ty) $(as $wrap)? ),* }
-            ::std::option::Option::Some($crate::Selector {
+            ::std::option::Option::Some($crate::__private::Selector {
                 field: $sfield,
-                picks: &[ $( ($pvalue, $crate::position($name::MEMBERS, stringify!($pick))) ),* ],
+                picks: &[ $( ($pvalue, $crate::__private::position($name::MEMBERS, stringify!($pick))) ),* ],
                 listed: <$sty>::VALUES,
                 other: $crate::__mcp_union!(@other $name $($other)?),
             }));
@@ -381,14 +381,14 @@ macro_rules! __mcp_union {
             #[inline]
             fn from_scalar<'de, D: ::serde::Deserializer<'de>>(kind: u8, value: D) -> ::std::result::Result<Self, D::Error> {
                 $(
-                    if <$ty as $crate::Shape>::KINDS & kind != 0 {
+                    if <$ty as $crate::__private::Shape>::KINDS & kind != 0 {
                         return $crate::__mcp_union!(@scalar $name $variant ($ty) $($wrap)?, value).map_err(|e| {
-                            let at = $crate::position($name::MEMBERS, stringify!($variant));
-                            $crate::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[(at, e.to_string())])
+                            let at = $crate::__private::position($name::MEMBERS, stringify!($variant));
+                            $crate::__private::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[(at, e.to_string())])
                         });
                     }
                 )*
-                ::std::result::Result::Err($crate::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[]))
+                ::std::result::Result::Err($crate::__private::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[]))
             }
         }
         impl<'de> ::serde::Deserialize<'de> for $name {
@@ -402,37 +402,37 @@ macro_rules! __mcp_union {
                     }
                     #[inline]
                     fn visit_bool<E: ::serde::de::Error>(self, v: bool) -> ::std::result::Result<$name, E> {
-                        $name::from_scalar($crate::BOOLEAN, v.into_deserializer())
+                        $name::from_scalar($crate::__private::BOOLEAN, v.into_deserializer())
                     }
                     #[inline]
                     fn visit_i64<E: ::serde::de::Error>(self, v: i64) -> ::std::result::Result<$name, E> {
-                        $name::from_scalar($crate::NUMBER, v.into_deserializer())
+                        $name::from_scalar($crate::__private::NUMBER, v.into_deserializer())
                     }
                     #[inline]
                     fn visit_u64<E: ::serde::de::Error>(self, v: u64) -> ::std::result::Result<$name, E> {
-                        $name::from_scalar($crate::NUMBER, v.into_deserializer())
+                        $name::from_scalar($crate::__private::NUMBER, v.into_deserializer())
                     }
                     #[inline]
                     fn visit_f64<E: ::serde::de::Error>(self, v: f64) -> ::std::result::Result<$name, E> {
-                        $name::from_scalar($crate::NUMBER, v.into_deserializer())
+                        $name::from_scalar($crate::__private::NUMBER, v.into_deserializer())
                     }
                     #[inline]
                     fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::std::result::Result<$name, E> {
-                        $name::from_scalar($crate::STRING, v.into_deserializer())
+                        $name::from_scalar($crate::__private::STRING, v.into_deserializer())
                     }
                     fn visit_unit<E: ::serde::de::Error>(self) -> ::std::result::Result<$name, E> {
-                        $name::from_scalar($crate::NULL, ().into_deserializer())
+                        $name::from_scalar($crate::__private::NULL, ().into_deserializer())
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, map: A) -> ::std::result::Result<$name, A::Error> {
-                        match $crate::number_or_skip(map)? {
+                        match $crate::__private::number_or_skip(map)? {
                             // A number, from serde_json with `arbitrary_precision`.
                             ::std::option::Option::Some(number) => $name::from_text(&number).map_err(::serde::de::Error::custom),
-                            ::std::option::Option::None => ::std::result::Result::Err($crate::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::OBJECT, &[])),
+                            ::std::option::Option::None => ::std::result::Result::Err($crate::__private::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::__private::OBJECT, &[])),
                         }
                     }
                     fn visit_seq<A: ::serde::de::SeqAccess<'de>>(self, seq: A) -> ::std::result::Result<$name, A::Error> {
-                        $crate::skip_seq(seq)?;
-                        ::std::result::Result::Err($crate::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::ARRAY, &[]))
+                        $crate::__private::skip_seq(seq)?;
+                        ::std::result::Result::Err($crate::__private::union_error_of(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, $crate::__private::ARRAY, &[]))
                     }
                 }
                 deserializer.deserialize_any(__McpKindVisitor)
@@ -448,47 +448,47 @@ macro_rules! __mcp_union {
 
     (@shape $name:ident { $( $variant:ident ($ty:ty) $(as $wrap:ident)? ),* } $selector:expr) => {
         // The rule keeps sets of members as bits of a `u64` (the generator checks it too).
-        const _: () = ::std::assert!($name::MEMBERS.len() <= $crate::MAX_MEMBERS, "a union decided by shape has at most 64 members");
+        const _: () = ::std::assert!($name::MEMBERS.len() <= $crate::__private::MAX_MEMBERS, "a union decided by shape has at most 64 members");
         impl $name {
-            const SELECTOR: ::std::option::Option<$crate::Selector<'static>> = $selector;
-            const TABLE: $crate::MemberTable<'static> = $crate::MemberTable {
-                kinds: &[ $( <$ty as $crate::Shape>::KINDS ),* ],
-                declares: &[ $( <$ty as $crate::Shape>::declares ),* ],
-                requirement: &[ $( <$ty as $crate::Shape>::requirement ),* ],
+            const SELECTOR: ::std::option::Option<$crate::__private::Selector<'static>> = $selector;
+            const TABLE: $crate::__private::MemberTable<'static> = $crate::__private::MemberTable {
+                kinds: &[ $( <$ty as $crate::__private::Shape>::KINDS ),* ],
+                declares: &[ $( <$ty as $crate::__private::Shape>::declares ),* ],
+                requirement: &[ $( <$ty as $crate::__private::Shape>::requirement ),* ],
             };
 
             /// Reads the union from JSON text, choosing the member as its docs say.
             #[inline]
             pub fn from_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
-                $crate::shape_from_text(&$name::UNION, &$name::TABLE, $name::SELECTOR.as_ref(), text, ::std::option::Option::None)
+                $crate::__private::shape_from_text(&$name::UNION, &$name::TABLE, $name::SELECTOR.as_ref(), text, ::std::option::Option::None)
             }
         }
 
-        impl $crate::FromPairs for $name {
+        impl $crate::__private::FromPairs for $name {
             #[inline]
             fn from_pairs(
                 pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
                 looked: ::std::option::Option<&[&str]>,
             ) -> ::std::result::Result<Self, ::std::string::String> {
-                $crate::shape_from_pairs(&$name::UNION, &$name::TABLE, $name::SELECTOR.as_ref(), pairs, looked)
+                $crate::__private::shape_from_pairs(&$name::UNION, &$name::TABLE, $name::SELECTOR.as_ref(), pairs, looked)
             }
             fn kind_error(kind: u8) -> ::std::string::String {
-                $crate::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[])
+                $crate::__private::union_error(stringify!($name), $name::MEMBERS, $name::TABLE.kinds, kind, &[])
             }
         }
 
-        impl $crate::Shape for $name {
+        impl $crate::__private::Shape for $name {
             $crate::__mcp_union!(@shape_of $name { $( $variant ($ty) ),* });
             #[inline]
             fn read_looked(text: &str, kind: u8, keys: &[&str]) -> ::std::result::Result<Self, ::std::string::String> {
-                $crate::shape_from_text(&$name::UNION, &$name::TABLE, $name::SELECTOR.as_ref(), text, ::std::option::Option::Some((kind, keys)))
+                $crate::__private::shape_from_text(&$name::UNION, &$name::TABLE, $name::SELECTOR.as_ref(), text, ::std::option::Option::Some((kind, keys)))
             }
             #[inline]
             fn read_pairs(
                 pairs: &[(::std::borrow::Cow<'_, str>, ::std::borrow::Cow<'_, str>)],
                 looked: ::std::option::Option<&[&str]>,
             ) -> ::std::result::Result<Self, ::std::string::String> {
-                <$name as $crate::FromPairs>::from_pairs(pairs, looked)
+                <$name as $crate::__private::FromPairs>::from_pairs(pairs, looked)
             }
         }
     };
@@ -499,7 +499,7 @@ macro_rules! __mcp_union {
             pub const MEMBERS: &'static [&'static str] = &[ $( stringify!($variant) ),* ];
 
             /// The union's name, members and their readers, for the runtime's rules.
-            const UNION: $crate::UnionOf<'static, $name> = $crate::UnionOf {
+            const UNION: $crate::__private::UnionOf<'static, $name> = $crate::__private::UnionOf {
                 name: stringify!($name),
                 members: $name::MEMBERS,
                 readers: &[ $( $crate::__mcp_union!(@reader $name $variant ($ty) $($wrap)?) ),* ],
@@ -521,7 +521,7 @@ macro_rules! __mcp_union {
             /// Reads a value already parsed into JSON, choosing the member as for text.
             #[inline]
             pub fn from_json(value: ::serde_json::Value) -> ::std::result::Result<Self, ::std::string::String> {
-                $name::from_raw(&$crate::to_raw(&value)?)
+                $name::from_raw(&$crate::__private::to_raw(&value)?)
             }
         }
 
@@ -542,10 +542,10 @@ macro_rules! __mcp_union {
         impl<'de> ::serde::Deserialize<'de> for $name {
             #[inline]
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                if <$name as $crate::Shape>::KINDS == $crate::OBJECT {
-                    return deserializer.deserialize_any($crate::PairsVisitor::<$name>::new());
+                if <$name as $crate::__private::Shape>::KINDS == $crate::__private::OBJECT {
+                    return deserializer.deserialize_any($crate::__private::PairsVisitor::<$name>::new());
                 }
-                let text = $crate::raw_of(deserializer)?;
+                let text = $crate::__private::raw_of(deserializer)?;
                 $name::from_text(&text).map_err(::serde::de::Error::custom)
             }
         }
@@ -553,19 +553,19 @@ macro_rules! __mcp_union {
 
     // A union's `Shape`, less `read_looked` (which only a union decided by shape or kind has).
     (@shape_of $name:ident { $( $variant:ident ($ty:ty) ),* }) => {
-            const KINDS: u8 = 0 $( | <$ty as $crate::Shape>::KINDS )*;
+            const KINDS: u8 = 0 $( | <$ty as $crate::__private::Shape>::KINDS )*;
             #[inline]
             fn read_text(text: &str) -> ::std::result::Result<Self, ::std::string::String> {
                 $name::from_text(text)
             }
             fn declares(key: &str) -> bool {
-                false $( || <$ty as $crate::Shape>::declares(key) )*
+                false $( || <$ty as $crate::__private::Shape>::declares(key) )*
             }
             fn requirement(keys: &[&str]) -> (usize, bool) {
                 let mut best = (0usize, false);
                 $(
-                    if <$ty as $crate::Shape>::KINDS & $crate::OBJECT != 0 {
-                        let r = <$ty as $crate::Shape>::requirement(keys);
+                    if <$ty as $crate::__private::Shape>::KINDS & $crate::__private::OBJECT != 0 {
+                        let r = <$ty as $crate::__private::Shape>::requirement(keys);
                         if (r.1, r.0) > (best.1, best.0) {
                             best = r;
                         }
@@ -576,31 +576,31 @@ macro_rules! __mcp_union {
     };
 
     (@reader $name:ident $variant:ident ($ty:ty) int) => {
-        |input| $crate::read_plain::<$crate::Int>(input).map(|i| $name::$variant(i.0))
+        |input| $crate::__private::read_plain::<$crate::__private::Int>(input).map(|i| $name::$variant(i.0))
     };
     (@reader $name:ident $variant:ident ($ty:ty) nullable_int) => {
-        |input| $crate::read_plain::<$crate::NullableInt>(input).map(|i| $name::$variant(i.0))
+        |input| $crate::__private::read_plain::<$crate::__private::NullableInt>(input).map(|i| $name::$variant(i.0))
     };
     (@reader $name:ident $variant:ident ($ty:ty) $($wrap:ident)?) => {
-        |input| $crate::read_as::<$ty>(input).map($name::$variant)
+        |input| $crate::__private::read_as::<$ty>(input).map($name::$variant)
     };
 
     (@scalar $name:ident $variant:ident ($ty:ty) int, $value:expr) => {
-        <$crate::Int as ::serde::Deserialize>::deserialize($value).map(|i| $name::$variant(i.0))
+        <$crate::__private::Int as ::serde::Deserialize>::deserialize($value).map(|i| $name::$variant(i.0))
     };
     (@scalar $name:ident $variant:ident ($ty:ty) $($wrap:ident)?, $value:expr) => {
         <$ty as ::serde::Deserialize>::deserialize($value).map($name::$variant)
     };
 
     (@wrap $v:ident) => { $v };
-    (@wrap $v:ident float) => { &$crate::Float(*$v) };
-    (@wrap $v:ident nullable_float) => { &$crate::NullableFloat(*$v) };
-    (@wrap $v:ident float_seq) => { &$crate::FloatSeq($v) };
+    (@wrap $v:ident float) => { &$crate::__private::Float(*$v) };
+    (@wrap $v:ident nullable_float) => { &$crate::__private::NullableFloat(*$v) };
+    (@wrap $v:ident float_seq) => { &$crate::__private::FloatSeq($v) };
     (@wrap $v:ident int) => { $v };
     (@wrap $v:ident nullable_int) => { $v };
 
     (@rule $field:literal { $( $tags:tt ),* }) => {
-        $crate::TagRule {
+        $crate::__private::TagRule {
             field: $field,
             tags: &[ $( $crate::__mcp_union!(@tags $tags) ),* ],
             fallback: $crate::__mcp_union!(@fallback [ $( $tags )* ] 0usize),
@@ -608,12 +608,12 @@ macro_rules! __mcp_union {
     };
 
     (@tags _) => { &[] };
-    (@tags [ $( $tag:expr ),* ]) => { &[ $( $crate::Fixed::from($tag) ),* ] };
+    (@tags [ $( $tag:expr ),* ]) => { &[ $( $crate::__private::Fixed::from($tag) ),* ] };
 
     (@fallback [] $i:expr) => { ::std::option::Option::None };
     (@fallback [ _ $($rest:tt)* ] $i:expr) => { ::std::option::Option::Some($i) };
     (@fallback [ $first:tt $($rest:tt)* ] $i:expr) => { $crate::__mcp_union!(@fallback [ $($rest)* ] $i + 1usize) };
 
     (@other $name:ident) => { ::std::option::Option::None };
-    (@other $name:ident $other:ident) => { ::std::option::Option::Some($crate::position($name::MEMBERS, stringify!($other))) };
+    (@other $name:ident $other:ident) => { ::std::option::Option::Some($crate::__private::position($name::MEMBERS, stringify!($other))) };
 }

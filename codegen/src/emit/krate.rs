@@ -168,6 +168,11 @@ pub(super) fn lib_header(spec: &Spec) -> String {
     s
 }
 
+/// The oldest Rust the generated crate and its runtime build with: the
+/// workspace's `rust-version`, which CI builds with (`.ci/run` checks that every
+/// package declares it, this crate's manifest included).
+const RUST_VERSION: &str = "1.95";
+
 pub(super) fn cargo_toml(
     spec: &Spec,
     shared: &BTreeMap<String, &Revision>,
@@ -184,6 +189,7 @@ pub(super) fn cargo_toml(
 name = "mcp-spec-types"
 version = "0.1.0"
 edition = "2024"
+rust-version = "{{rust-version}}"
 license = "MIT OR Apache-2.0"
 description = "Serde types for every revision of the Model Context Protocol, generated from its normative schema.ts."
 repository = "https://github.com/mcp-spec/mcp-spec"
@@ -240,7 +246,7 @@ serde_json = { version = "1.0.154", features = ["raw_value"] }
 indexmap = { version = "2.14.2", default-features = false, features = ["std", "serde"] }
 "#,
     );
-    s.replace("{{runtime}}", runtime_path)
+    s.replace("{{runtime}}", runtime_path).replace("{{rust-version}}", RUST_VERSION)
 }
 
 pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
@@ -303,14 +309,14 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
         #![cfg_attr(docsrs, feature(doc_cfg))]
         #![forbid(unsafe_code)]
 
-        // The runtime (`codegen/runtime`, crate `mcp-spec-runtime`), by the name
-        // the generated code calls it.
+        // The runtime's plumbing (`codegen/runtime`, crate `mcp-spec-runtime`),
+        // by the name the generated code calls it.
         #[doc(hidden)]
-        pub use mcp_spec_runtime as rt;
+        pub use mcp_spec_runtime::__private as rt;
 
-        pub use rt::{
-            ConvertError, Extra, ExtraIter, HasResponse, InputRequest, MethodInfo, MethodKind, Notification, ReadError,
-            Request, from_str, reread,
+        pub use mcp_spec_runtime::{
+            ChooseMember, ChooseRead, Conversion, ConvertError, Extra, ExtraIter, HasResponse, InputRequest, MethodInfo,
+            MethodKind, Notification, ReadError, Request, TypeEntry, UnknownValue, from_str, reread,
         };
         /// The ordered map of every map-typed member: members keep the order they
         /// came in, whatever features the build gives `serde_json`.
@@ -360,7 +366,7 @@ pub(super) fn lib_rs(spec: &Spec, has_extensions: bool) -> TokenStream {
         /// The `SCHEMA_TYPES` of a revision by its name, when its feature and
         /// `type-table` are on.
         #[cfg(feature = "type-table")]
-        pub fn schema_types(revision: &str) -> ::std::option::Option<&'static [rt::TypeEntry]> {
+        pub fn schema_types(revision: &str) -> ::std::option::Option<&'static [TypeEntry]> {
             match revision {
                 #(#table_arms)*
                 _ => ::std::option::Option::None,
