@@ -453,12 +453,21 @@ fn adjacent_revisions_share_an_item_exactly_when_it_and_all_it_mentions_are_the_
     let manifest = dir.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(&manifest, format!("{text}\n[workspace]\n")).unwrap();
-    std::fs::copy(support::workspace_root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    support::lock_like_root(&dir).unwrap_or_else(|e| panic!("{e}"));
     let features: Vec<&str> = spec.revisions.iter().map(|r| r.module.as_str()).chain(["all-revisions"]).collect();
     for (command, feature) in features.iter().flat_map(|f| [("check", *f), ("doc", *f)]) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut args =
-            vec![command, "--quiet", "--message-format", "short", "--no-default-features", "--features", feature];
+        let mut args = vec![
+            command,
+            "--locked",
+            "--offline",
+            "--quiet",
+            "--message-format",
+            "short",
+            "--no-default-features",
+            "--features",
+            feature,
+        ];
         if command == "doc" {
             args.push("--no-deps");
         }

@@ -48,8 +48,10 @@ fn the_tasks_extension_lowers_on_the_core_revision_it_vendors() {
     let members: Vec<&str> = get.variants.iter().map(|v| v.name.as_str()).collect();
     assert_eq!(members, ["WorkingTask", "InputRequiredTask", "CompletedTask", "FailedTask", "CancelledTask"]);
     assert_eq!(get.tag_field(), Some("status"));
-    // And the core union a tools/call answer is read by takes `resultType: "task"`.
-    let ItemKind::Union(call) = &rev.items["CallToolResultResponseResult"].kind else { panic!() };
+    // And the core union a tools/call answer is read by takes `resultType: "task"`,
+    // under a name of the extension's own.
+    assert_eq!(rev.widened["CallToolResultResponseResult"], "CallToolResultResponseResultWithTasks");
+    let ItemKind::Union(call) = &rev.items["CallToolResultResponseResultWithTasks"].kind else { panic!() };
     assert!(
         call.selector().unwrap().tags.iter().any(|(v, k)| v == "task" && call.variants[*k].name == "CreateTaskResult")
     );
@@ -286,8 +288,11 @@ fn near_misses_of_the_specification_texts_messages_name_the_member_and_where() {
             near.remove(key);
             let Err(err) = (e.read)(&Value::Object(near).to_string()) else { continue };
             tried += 1;
-            let named = err.contains(&format!("`{key}`"))
-                || (chooses(key) && err.starts_with(&format!("{ty}: ")) && err.contains("missing field"));
+            // The union's error starts with its Rust name: the schema's, or for
+            // one the extension widens, the schema's with `WithTasks`.
+            let union_named = [format!("{ty}: "), format!("{ty}WithTasks: ")].iter().any(|p| err.starts_with(p));
+            let named =
+                err.contains(&format!("`{key}`")) || (chooses(key) && union_named && err.contains("missing field"));
             assert!(named, "tasks.md:{line}: {ty} without `{key}`: {err}");
         }
         // A task whose status is no status: an error that names the value.
@@ -311,19 +316,19 @@ fn near_misses_of_the_specification_texts_messages_name_the_member_and_where() {
 #[test]
 fn a_tool_calls_answer_is_a_task_handle_through_the_extensions_union_and_the_core_is_unchanged() {
     let handle = r#"{"resultType":"task","taskId":"t1","status":"working","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":null}"#;
-    let ext: tasks::CallToolResultResponseResult = mcp_spec_types::from_str(handle).unwrap();
-    let tasks::CallToolResultResponseResult::CreateTaskResult(task) = ext else { panic!("{ext:?}") };
+    let ext: tasks::results::CallTool = mcp_spec_types::from_str(handle).unwrap();
+    let tasks::CallToolResultResponseResultWithTasks::CreateTaskResult(task) = ext else { panic!("{ext:?}") };
     assert_eq!((task.task_id.as_str(), task.ttl_ms), ("t1", None));
     // The core's union reads it as a result of a kind it does not list, whole.
     let core: core::CallToolResultResponseResult = mcp_spec_types::from_str(handle).unwrap();
     assert!(matches!(core, core::CallToolResultResponseResult::Other(_)), "{core:?}");
     // A complete result is still a CallToolResult, an input round still an InputRequiredResult.
-    let done: tasks::CallToolResultResponseResult =
+    let done: tasks::CallToolResultResponseResultWithTasks =
         mcp_spec_types::from_str(r#"{"resultType":"complete","content":[]}"#).unwrap();
     assert_eq!(done.member_name(), "CallToolResult");
     // A broken task handle is an error that names it and the member.
     let broken = r#"{"resultType":"task","taskId":"t1","status":"working"}"#;
-    let err = mcp_spec_types::from_str::<tasks::CallToolResultResponseResult>(broken).unwrap_err().to_string();
+    let err = mcp_spec_types::from_str::<tasks::results::CallTool>(broken).unwrap_err().to_string();
     assert!(err.contains("CreateTaskResult") && err.contains("createdAt"), "{err}");
     // The extension's methods are typed, its own METHODS list them.
     use mcp_spec_types::Request;
@@ -590,4 +595,38 @@ fn the_core_revision_is_chosen_by_what_the_extension_imports() {
     let err = load_with(&both, &tasks).map(|_| ()).unwrap_err();
     assert!(err.contains("fits no core revision") && err.contains("closest: draft"), "{err}");
     assert!(err.contains("`Result` differs") && err.contains("\"changed\"?: number;"), "{err}");
+}
+
+/// No name of the extension's module is a core one (the core unions it widens
+/// are its own types under names of its own), so a glob import of both modules
+/// compiles and each name means one thing: the names the extension once
+/// declared again are the core's, unqualified, beside the extension's.
+#[test]
+fn an_extension_and_its_core_import_by_glob_and_share_no_name() {
+    let (_, exts) = load();
+    let rev = &exts[0].revisions[0].rev;
+    let core_rev = rev.core.as_deref().unwrap();
+    let both: Vec<&String> = rev.items.keys().filter(|n| core_rev.items.contains_key(*n)).collect();
+    assert!(both.is_empty(), "declared by the extension and its core: {both:?}");
+    // The widened ones, each named after the core's and holding the extension's member.
+    let widened: Vec<(&str, &str)> = rev.widened.iter().map(|(c, o)| (c.as_str(), o.as_str())).collect();
+    assert_eq!(widened.len(), 7, "{widened:?}");
+    for (core_name, own) in &widened {
+        assert_eq!(*own, format!("{core_name}WithTasks"));
+        assert!(core_rev.items.contains_key(*core_name) && rev.owns(own), "{core_name} → {own}");
+    }
+    mod glob {
+        pub use mcp_spec_types::draft::*;
+        pub use mcp_spec_types::ext::tasks::draft::*;
+    }
+    let answer = r#"{"resultType":"task","taskId":"t1","status":"working","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":null}"#;
+    let core: glob::CallToolResultResponseResult = mcp_spec_types::from_str(answer).unwrap();
+    let ext: glob::CallToolResultResponseResultWithTasks = mcp_spec_types::from_str(answer).unwrap();
+    assert_eq!((core.member_name(), ext.member_name()), ("Other", "CreateTaskResult"));
+    let server: glob::ServerResultWithTasks = mcp_spec_types::from_str(answer).unwrap();
+    assert_eq!(server.member_name(), "CreateTaskResult");
+    let _: Option<(glob::ServerResult, glob::CallToolResultResponse, glob::GetTaskRequest)> = None;
+    // The table lists the widened union under the core's name, which it extends.
+    let entry = tasks::SCHEMA_TYPES.iter().find(|e| e.name == "CallToolResultResponseResult").unwrap();
+    assert_eq!((entry.type_id)(), std::any::TypeId::of::<tasks::CallToolResultResponseResultWithTasks>());
 }

@@ -502,6 +502,48 @@ pub fn downstream_with(
     downstream_of(&workspace_root().join("generated"), name, features, serde_json_features, main_rs, command)
 }
 
+/// Gives the crate at `dir` (a workspace of its own) the root lock, pruned to
+/// what it uses: copied, then resolved offline (nothing fetched, no version
+/// moved), then checked to pin only versions the root lock pins. Every cargo
+/// call there after runs `--locked --offline` against it.
+pub fn lock_like_root(dir: &Path) -> Result<(), String> {
+    let root = workspace_root().join("Cargo.lock");
+    std::fs::copy(&root, dir.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--offline", "--quiet", "--format-version", "1"])
+        .current_dir(dir)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("cargo metadata in {}: {}", dir.display(), String::from_utf8_lossy(&out.stderr)));
+    }
+    let pinned = |path: &Path| -> Result<std::collections::BTreeSet<(String, String)>, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        // Each package fetched from a registry (a `source`), by name and version;
+        // the crates of a path (this one, the workspace's) have none.
+        let mut out = std::collections::BTreeSet::new();
+        for block in text.split("[[package]]").skip(1) {
+            let value =
+                |key: &str| block.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim_matches('"').to_string());
+            if let (Some(n), Some(v), Some(_)) = (value("name = "), value("version = "), value("source = ")) {
+                out.insert((n, v));
+            }
+        }
+        Ok(out)
+    };
+    let (here, all) = (pinned(&dir.join("Cargo.lock"))?, pinned(&root)?);
+    let new: Vec<String> = here.difference(&all).map(|(n, v)| format!("{n} {v}")).collect();
+    if here.len() < 10 || !new.is_empty() {
+        return Err(format!(
+            "the lock of {} ({} packages) pins what the root's does not: {new:?}",
+            dir.display(),
+            here.len()
+        ));
+    }
+    Ok(())
+}
+
 /// [`downstream_with`], depending on the types crate at `types` (one generated
 /// elsewhere, with `--out`).
 pub fn downstream_of(
@@ -530,10 +572,10 @@ pub fn downstream_of(
     )
     .unwrap();
     std::fs::write(dir.join("src/main.rs"), main_rs).unwrap();
-    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    lock_like_root(&dir).unwrap_or_else(|e| panic!("{e}"));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     std::process::Command::new(cargo)
-        .args([command, "--quiet", "--message-format", "short"])
+        .args([command, "--locked", "--offline", "--quiet", "--message-format", "short"])
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", base.join("target"))
         .env_remove("RUSTFLAGS")

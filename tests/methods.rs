@@ -376,3 +376,50 @@ fn results_convert_by_method_between_adjacent_revisions() {
     assert_eq!(err.to_string(), "InitializeResult (2025-11-25 to 2026-07-28): 2026-07-28 has no such type");
     assert_eq!(err.path(), ".");
 }
+
+/// Each revision's `results` names what every request answers with by the
+/// request's name without `Request` (`results::CallTool`), as `METHODS` says
+/// it, and nothing else; for a few, the compiler checks the name is the type of
+/// the `Request` impl's `Result`.
+#[test]
+fn each_requests_result_has_a_name_to_guess_in_results() {
+    let src = support::workspace_root().join("generated/src");
+    let module_of = |rev: &str| if rev == "draft" { rev.to_string() } else { format!("v{}", rev.replace('-', "_")) };
+    let mut counts = Vec::new();
+    for rev in mcp_spec_types::REVISIONS {
+        let mut text = std::fs::read_to_string(src.join(format!("{}.rs", module_of(rev)))).unwrap();
+        // A revision that re-exports another's module whole has that one's `results`.
+        if let Some(of) = text.lines().find_map(|l| l.strip_prefix("pub use crate::")?.strip_suffix("::*;")) {
+            text = std::fs::read_to_string(src.join(format!("{of}.rs"))).unwrap();
+        }
+        let block = text.split("pub mod results {").nth(1).unwrap_or_else(|| panic!("{rev}: no results module"));
+        let listed: BTreeSet<(String, String)> = block[..block.find('}').unwrap()]
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("pub use super::")?.strip_suffix(';')?.split_once(" as "))
+            .map(|(ty, name)| (name.to_string(), ty.to_string()))
+            .collect();
+        let types = support::types_of(rev);
+        let expected: BTreeSet<(String, String)> = methods_of(rev)
+            .iter()
+            .filter(|m| m.kind != MethodKind::Notification)
+            .filter_map(|m| {
+                let result = m.result.filter(|r| types.iter().any(|e| e.name == *r))?;
+                Some((m.message.strip_suffix("Request").unwrap_or(m.message).to_string(), result.to_string()))
+            })
+            .collect();
+        assert_eq!(listed, expected, "{rev}: results against METHODS");
+        counts.push(listed.len());
+    }
+    // Every request of each revision has one (as many as its requests).
+    assert_eq!(counts, [15, 15, 16, 20, 13, 13], "results per revision");
+    fn same<T: 'static, U: 'static>() -> bool {
+        std::any::TypeId::of::<T>() == std::any::TypeId::of::<U>()
+    }
+    use mcp_spec_types::{v2024_11_05 as a, v2025_11_25 as b, v2026_07_28 as c};
+    assert!(same::<<a::CallToolRequest as Request>::Result, a::results::CallTool>());
+    assert!(same::<<b::CallToolRequest as Request>::Result, b::results::CallTool>());
+    assert!(same::<<c::CallToolRequest as Request>::Result, c::results::CallTool>());
+    assert!(same::<<c::ElicitRequest as InputRequest>::Result, c::results::Elicit>());
+    assert!(same::<<a::PingRequest as Request>::Result, a::results::Ping>());
+    assert!(!same::<c::results::CallTool, c::CallToolResult>(), "tools/call may ask for input in 2026-07-28");
+}

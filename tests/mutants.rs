@@ -236,14 +236,13 @@ fn check_mutant(base: &Baseline, text: &str, full: bool) -> Outcome {
         };
     }
     let notes = Default::default();
-    let cx = mcp_spec_codegen::emit::items::Cx::new(&rev, &notes);
+    let cx = mcp_spec_codegen::emit::cx::Cx::new(&rev, &notes);
     for item in rev.items.values() {
         if base.items.get(&item.name).is_some_and(|k| *k == item_key(item)) {
             continue;
         }
+        // Only parsed here: its doc placeholders' texts (in `cx.docs`) are not needed.
         let emitted = mcp_spec_codegen::emit::items::emit_item(item, &cx);
-        // Only parsed here: its doc placeholders' texts are not needed.
-        mcp_spec_codegen::emit::items::forget_doc_texts();
         if let Err(e) = syn::parse2::<syn::File>(emitted.tokens) {
             return Outcome::Failed(format!("the code emitted for `{}` does not parse: {e}", item.name));
         }
@@ -305,10 +304,10 @@ fn compile_mutant(baselines: &[Baseline], seed: u64, k: usize) -> Result<(), Str
     let manifest = dir.join("Cargo.toml");
     let toml = std::fs::read_to_string(&manifest).map_err(|e| e.to_string())?;
     std::fs::write(&manifest, format!("{toml}\n[workspace]\n")).map_err(|e| e.to_string())?;
-    std::fs::copy(support::workspace_root().join("Cargo.lock"), dir.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    support::lock_like_root(&dir)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(cargo)
-        .args(["check", "--quiet", "--message-format", "short", "--features", "all-revisions"])
+        .args(["check", "--locked", "--offline", "--quiet", "--message-format", "short", "--features", "all-revisions"])
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", support::workspace_root().join("target/downstream/target"))
         .env_remove("RUSTFLAGS")

@@ -3,6 +3,11 @@
 //! generated types (wire), and uses of OLD's items compiled against NEW's module
 //! (api, `api_verdicts_match_what_compiles`). A verdict the behaviour contradicts
 //! is a disagreement, listed with the change, the value or code, and the error.
+//! Misses are looked for apart from the diff's list: every value one revision
+//! reads that the other rejects must be explained by a breaking change of a type
+//! it holds (`wire_check`), and every face of an OLD type (its whole literal,
+//! field reads, exhaustive match) that fails against NEW by a change with an api
+//! verdict (`every_api_break_a_completeness_pass_finds_is_a_change_the_diff_reports`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -811,15 +816,20 @@ fn api_verdicts_match_what_compiles() {
 /// Builds `lib_rs` as a crate depending on every revision's module; the line
 /// and message of each error.
 fn compile_uses(spec: &Spec, lib_rs: &str) -> Vec<(usize, String)> {
+    compile_uses_in(spec, lib_rs, "api-oracle")
+}
+
+/// [`compile_uses`] in the crate folder `name` under `target/downstream`.
+fn compile_uses_in(spec: &Spec, lib_rs: &str, name: &str) -> Vec<(usize, String)> {
     let root = support::workspace_root();
     let base = root.join("target/downstream");
-    let dir = base.join("api-oracle");
+    let dir = base.join(name);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let features: Vec<String> = spec.revisions.iter().map(|r| format!("{:?}", r.module)).collect();
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"api-oracle\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+            "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [dependencies]\nmcp-spec-types = {{ path = {:?}, default-features = false, features = [{}] }}\n\
              serde_json = \"1\"\n\n[workspace]\n",
             root.join("generated").display().to_string(),
@@ -828,10 +838,10 @@ fn compile_uses(spec: &Spec, lib_rs: &str) -> Vec<(usize, String)> {
     )
     .unwrap();
     std::fs::write(dir.join("src/lib.rs"), lib_rs).unwrap();
-    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    support::lock_like_root(&dir).unwrap_or_else(|e| panic!("{e}"));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(cargo)
-        .args(["check", "--quiet", "--message-format", "json"])
+        .args(["check", "--locked", "--offline", "--quiet", "--message-format", "json"])
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", base.join("target"))
         .env_remove("RUSTFLAGS")
@@ -853,4 +863,193 @@ fn compile_uses(spec: &Spec, lib_rs: &str) -> Vec<(usize, String)> {
         }
     }
     errors
+}
+
+/// OLD's whole face of one type, as code compiled against NEW's module: what a
+/// user of OLD wrote, whatever the diff says about it.
+struct Face {
+    ty: String,
+    what: &'static str,
+    code: String,
+}
+
+/// The completeness pass's uses, independent of the diff's list: for every type
+/// OLD and NEW both name that is not one Rust type in both, OLD's full struct
+/// literal and its reads of every field as OLD's types, OLD's exhaustive match
+/// of a union (each member taken as OLD's type) or an enum, OLD's target of an
+/// alias; and for every const both name, its value as OLD's type.
+fn faces(old: &Revision, new: &Revision) -> Vec<Face> {
+    use mcp_spec_codegen::model::LiteralValue;
+    use mcp_spec_codegen::rust::{RustTypes, member_name};
+    let ot = RustTypes::module(old);
+    let (old_types, new_types) = (support::types_of(&old.name), support::types_of(&new.name));
+    let entry = |types: &'static [TypeEntry], name: &str| types.iter().find(|e| e.name == name);
+    let mut out = Vec::new();
+    for item in old.items.values() {
+        let name = &item.name;
+        let mut face = |what: &'static str, code: String| out.push(Face { ty: name.clone(), what, code });
+        if let ItemKind::Const(l) = &item.kind {
+            if matches!(new.item(name).map(|i| &i.kind), Some(ItemKind::Const(_))) {
+                let ty = match &l.value {
+                    LiteralValue::Str(_) => "&str",
+                    LiteralValue::Int(_) => "i64",
+                    LiteralValue::Float(_) => "f64",
+                    LiteralValue::Bool(_) => "bool",
+                };
+                face("its const as OLD's type", format!("let _: {ty} = m::{name};"));
+            }
+            continue;
+        }
+        let (Some(o), Some(n)) = (entry(old_types, name), entry(new_types, name)) else { continue };
+        if (o.type_id)() == (n.type_id)() {
+            continue; // one Rust type in both: nothing of it can differ
+        }
+        match &item.kind {
+            ItemKind::Struct(s) => {
+                let fields: Vec<String> = s.stored().map(member_name).collect();
+                face("OLD's struct literal", literal(name, &fields, &s.extra));
+                let reads: Vec<String> = s
+                    .stored()
+                    .filter_map(|f| {
+                        let ty = old_type_text(old, &ot.field(f)?);
+                        Some(format!("let _: {ty} = x.{};", member_name(f)))
+                    })
+                    .collect();
+                if !reads.is_empty() {
+                    face("OLD's field reads", format!("let x: m::{name} = todo!(); {}", reads.join(" ")));
+                }
+            }
+            ItemKind::Union(u) => {
+                let arms: Vec<String> = u
+                    .variants
+                    .iter()
+                    .map(|v| {
+                        let ty = old_type_text(old, &ot.boxed(&v.ty, v.boxed));
+                        format!("m::{name}::{}(x) => {{ let _: {ty} = x; }}", v.name)
+                    })
+                    .collect();
+                face(
+                    "OLD's exhaustive match",
+                    format!("let u: m::{name} = todo!(); match u {{ {} }}", arms.join(", ")),
+                );
+            }
+            ItemKind::Enum(e) => {
+                let mut arms: Vec<String> = e.values.iter().map(|v| format!("m::{name}::{} => {{}}", v.rust)).collect();
+                if e.open {
+                    arms.push(format!("m::{name}::Other(_) => {{}}"));
+                }
+                face(
+                    "OLD's exhaustive match",
+                    format!("let e: m::{name} = todo!(); match e {{ {} }}", arms.join(", ")),
+                );
+            }
+            ItemKind::Alias(t) => {
+                let target = old_type_text(old, &ot.of(t));
+                face("OLD's target", format!("let x: m::{name} = todo!(); let _: {target} = x;"));
+            }
+            ItemKind::Const(_) => {}
+        }
+    }
+    out
+}
+
+/// What each pair's completeness pass was measured to compile (2026-12-05):
+/// faces tried, and how many failed. A run must try at least nine tenths.
+const FACES_MEASURED: &[(&str, &str, usize, usize)] = &[
+    ("2024-11-05", "2025-03-26", 86, 12),
+    ("2024-11-05", "2025-06-18", 197, 30),
+    ("2024-11-05", "2025-11-25", 194, 74),
+    ("2024-11-05", "2026-07-28", 171, 94),
+    ("2025-03-26", "2025-06-18", 193, 25),
+    ("2025-03-26", "2025-11-25", 200, 71),
+    ("2025-03-26", "2026-07-28", 177, 91),
+    ("2025-06-18", "2025-11-25", 220, 66),
+    ("2025-06-18", "2026-07-28", 205, 90),
+    ("2025-11-25", "2026-07-28", 246, 76),
+];
+
+/// Misses found: every face of OLD that fails to compile against NEW must be
+/// explained by a change with an api verdict on a type it holds (its closure,
+/// in either revision); a face that fails with none is a change the diff
+/// missed, named here. Faces are built from the two modules alone, never from
+/// the diff's list.
+#[test]
+fn every_api_break_a_completeness_pass_finds_is_a_change_the_diff_reports() {
+    let spec = real_spec();
+    let mut code =
+        String::from("#![allow(deprecated, unused, unreachable_code, irrefutable_let_patterns, clippy::all)]\n");
+    let mut index: Vec<(usize, usize, usize, String)> = Vec::new();
+    let mut per_pair = Vec::new();
+    let mut line = 2;
+    for (k, (old, new)) in pairs(&spec).into_iter().enumerate() {
+        let faces = faces(old, new);
+        code.push_str(&format!("mod pair{k} {{\n    use mcp_spec_types::{} as m;\n", new.module));
+        line += 2;
+        for (i, f) in faces.iter().enumerate() {
+            code.push_str(&format!("    fn f{i}() {{\n        {}\n    }}\n", f.code));
+            index.push((line, line + 2, k, format!("{} {}", f.ty, f.what)));
+            line += 3;
+        }
+        code.push_str("}\n");
+        line += 1;
+        per_pair.push((old, new, faces));
+    }
+    let errors = compile_uses_in(&spec, &code, "api-faces");
+    let mut failed: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (l, message) in errors {
+        match index.iter().position(|(a, b, ..)| (*a..=*b).contains(&l)) {
+            Some(pos) => failed.entry(pos).or_default().push(message),
+            None => panic!("an error outside every face, at line {l}: {message}"),
+        }
+    }
+    let mut misses = Vec::new();
+    let mut report = String::new();
+    let mut counted = Vec::new();
+    for (k, (old, new, faces)) in per_pair.iter().enumerate() {
+        let d = diff(old, new);
+        let renamed: BTreeMap<&str, &str> = d
+            .changes
+            .iter()
+            .filter(|c| c.id == ChangeId::TypeRenamed)
+            .filter_map(|c| Some((c.path.as_str(), c.old.as_deref()?)))
+            .collect();
+        let api_roots: BTreeSet<&str> = d
+            .changes
+            .iter()
+            .filter(|c| c.api.is_some())
+            .flat_map(|c| [root_of(&c.path), renamed.get(root_of(&c.path)).copied().unwrap_or("")])
+            .collect();
+        let mut fails = 0;
+        for (pos, (_, _, pk, what)) in index.iter().enumerate().filter(|(_, x)| x.2 == k) {
+            let Some(errors) = failed.get(&pos) else { continue };
+            fails += 1;
+            let ty = &faces[pos - index.iter().position(|x| x.2 == *pk).unwrap()].ty;
+            let mut held = closure(old, ty);
+            held.extend(closure(new, ty));
+            if !held.iter().any(|t| api_roots.contains(t.as_str())) {
+                misses.push(format!(
+                    "{} -> {}: {what} fails to compile ({}), and no change with an api verdict touches {ty}",
+                    old.name,
+                    new.name,
+                    errors.join("; ")
+                ));
+            }
+        }
+        report.push_str(&format!("{} -> {}: {} faces, {fails} fail to compile\n", old.name, new.name, faces.len()));
+        counted.push((old.name.clone(), new.name.clone(), faces.len(), fails));
+    }
+    eprintln!("{report}");
+    assert_eq!(counted.len(), PINNED_PAIRS, "pairs");
+    for (old, new, tried, fails) in &counted {
+        let Some(&(_, _, m_tried, m_fails)) = FACES_MEASURED.iter().find(|m| m.0 == old && m.1 == new) else {
+            misses.push(format!(
+                "{old} -> {new}: not measured ({tried} faces, {fails} failing): add it to FACES_MEASURED"
+            ));
+            continue;
+        };
+        if tried * 10 < m_tried * 9 || fails * 10 < m_fails * 9 {
+            misses.push(format!("{old} -> {new}: {tried} faces ({fails} failing), measured {m_tried} ({m_fails})"));
+        }
+    }
+    assert!(misses.is_empty(), "{} misses:\n{}", misses.len(), misses.join("\n"));
 }

@@ -3,9 +3,11 @@
 //! a JSON value is matched against it ([`reads`], [`choose()`]) and how the rule is
 //! told to a reader of the generated docs ([`describe`]).
 //!
-//! The generated code implements the same rule in the runtime (`rt::pick`,
-//! `rt::by_tag`); `tests/unions.rs` holds the two together on inputs made for
-//! every member of every union.
+//! The generated code implements the same rule in the runtime (its `choose`
+//! module, which this crate compiles too, and the `union!` macro's readers);
+//! `tests/unions.rs` holds the two together on inputs made for every member of
+//! every union. Aliases are looked through by [`Revision::canonical`], the one
+//! resolver, before each walker looks at a type.
 
 use std::collections::BTreeMap;
 
@@ -126,6 +128,12 @@ fn classify_unions(items: &mut BTreeMap<String, Item>) {
     }
 }
 
+/// The name of the member a union keeps an input no member takes in: `Other`,
+/// or `Unknown` when a member of the schema's is called `Other` already.
+fn fallback_name(u: &Union) -> &'static str {
+    if u.variants.iter().any(|v| v.name == "Other") { "Unknown" } else { "Other" }
+}
+
 /// A discriminated union whose members all extend (directly or not) one base that leaves the
 /// discriminator open (`JSONRPCRequest`'s `method: string`) reads any other
 /// value as that base: the variant `Other`, so unknown and extension methods
@@ -157,7 +165,7 @@ fn add_fallbacks(items: &mut BTreeMap<String, Item>) {
             .find(|b| struct_of(items, b).and_then(|s| s.field(&field)).is_some_and(|f| open(&f.ty)));
         let Some(base) = open_base else { continue };
         if let Some(Item { kind: ItemKind::Union(u), .. }) = items.get_mut(&name) {
-            let vname = if u.variants.iter().any(|v| v.name == "Other") { "Unknown" } else { "Other" };
+            let vname = fallback_name(u);
             u.variants.push(Variant { name: vname.into(), ty: Type::Named(base), tags: Vec::new(), boxed: false });
             let at = u.variants.len() - 1;
             if let UnionRule::Tagged { fallback, .. } = &mut u.rule {
@@ -226,7 +234,7 @@ fn add_selectors(items: &mut BTreeMap<String, Item>) {
             && let Some(Item { kind: ItemKind::Union(u), .. }) = items.get_mut(&name)
         {
             if let Some(base) = base {
-                let vname = if u.variants.iter().any(|v| v.name == "Other") { "Unknown" } else { "Other" };
+                let vname = fallback_name(u);
                 u.variants.push(Variant { name: vname.into(), ty: Type::Named(base), tags: Vec::new(), boxed: false });
                 sel.other = Some(u.variants.len() - 1);
             }
@@ -320,7 +328,7 @@ fn reads_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize, whole: bool) 
         return true;
     }
     let integer = |v: &Value| if whole { is_integer(v) } else { v.is_i64() };
-    match ty {
+    match rev.canonical(ty) {
         Type::String => v.is_string(),
         Type::Integer => integer(v),
         Type::Number => v.is_number(),
@@ -341,8 +349,7 @@ fn reads_depth(rev: &Revision, ty: &Type, v: &Value, depth: usize, whole: bool) 
             v.as_object().is_some_and(|m| m.values().all(|item| reads_depth(rev, t, item, depth + 1, false)))
         }
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
-            Some(ItemKind::Alias(t)) => reads_depth(rev, t, v, depth + 1, whole),
-            Some(ItemKind::Const(_)) | None => false,
+            Some(ItemKind::Alias(_) | ItemKind::Const(_)) | None => false,
             Some(ItemKind::Enum(e)) => v.as_str().is_some_and(|s| e.open || e.values.iter().any(|x| x.value == s)),
             Some(ItemKind::Union(u)) => choose_depth(rev, u, v, depth + 1).is_some(),
             Some(ItemKind::Struct(s)) => {
@@ -462,7 +469,7 @@ pub fn kinds(rev: &Revision, ty: &Type, depth: usize) -> u8 {
     if depth > ALIAS_DEPTH {
         return choose::ANY;
     }
-    match ty {
+    match rev.canonical(ty) {
         Type::String => choose::STRING,
         Type::Integer | Type::Number => choose::NUMBER,
         Type::Boolean => choose::BOOLEAN,
@@ -479,8 +486,7 @@ pub fn kinds(rev: &Revision, ty: &Type, depth: usize) -> u8 {
             Some(ItemKind::Struct(_)) => choose::OBJECT,
             Some(ItemKind::Enum(_)) => choose::STRING,
             Some(ItemKind::Union(u)) => u.variants.iter().fold(0, |k, v| k | kinds(rev, &v.ty, depth + 1)),
-            Some(ItemKind::Alias(t)) => kinds(rev, t, depth + 1),
-            Some(ItemKind::Const(_)) | None => 0,
+            Some(ItemKind::Alias(_) | ItemKind::Const(_)) | None => 0,
         },
     }
 }
@@ -490,12 +496,11 @@ pub fn declares(rev: &Revision, ty: &Type, key: &str, depth: usize) -> bool {
     if depth > ALIAS_DEPTH {
         return false;
     }
-    match ty {
+    match rev.canonical(ty) {
         Type::Nullable(t) => declares(rev, t, key, depth + 1),
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
             Some(ItemKind::Struct(s)) => s.field(key).is_some(),
             Some(ItemKind::Union(u)) => u.variants.iter().any(|v| declares(rev, &v.ty, key, depth + 1)),
-            Some(ItemKind::Alias(t)) => declares(rev, t, key, depth + 1),
             _ => false,
         },
         _ => false,
@@ -508,7 +513,7 @@ pub fn requirement(rev: &Revision, ty: &Type, keys: &[&str], depth: usize) -> (u
     if depth > ALIAS_DEPTH {
         return (0, true);
     }
-    match ty {
+    match rev.canonical(ty) {
         Type::Nullable(t) => requirement(rev, t, keys, depth + 1),
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
             Some(ItemKind::Struct(s)) => {
@@ -527,7 +532,6 @@ pub fn requirement(rev: &Revision, ty: &Type, keys: &[&str], depth: usize) -> (u
                 }
                 best
             }
-            Some(ItemKind::Alias(t)) => requirement(rev, t, keys, depth + 1),
             _ => (0, true),
         },
         _ => (0, true),

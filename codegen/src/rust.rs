@@ -158,16 +158,7 @@ impl<'a> RustTypes<'a> {
 /// no expression for (with a warning), so emit never meets one.
 pub fn default_expr<'a>(item: impl Fn(&str) -> Option<&'a Item>, ty: &'a Type, v: &LiteralValue) -> Option<String> {
     // Through aliases, to the enum or primitive they name.
-    let mut t = ty;
-    for _ in 0..crate::model::ALIAS_DEPTH {
-        match t {
-            Type::Named(n) => match item(n).map(|i| &i.kind) {
-                Some(ItemKind::Alias(inner)) => t = inner,
-                _ => break,
-            },
-            _ => break,
-        }
-    }
+    let t = crate::model::resolve_aliases(&item, ty);
     match (t, v) {
         (Type::String, LiteralValue::Str(s)) => Some(format!("::std::string::String::from({s:?})")),
         (Type::Integer, LiteralValue::Int(i)) => Some(i.to_string()),

@@ -2753,6 +2753,26 @@ impl ::serde::Serialize for AnyResult {
         }
     }
 }
+pub mod results {
+    //! What each request of this module answers with, by the request's name without `Request` (`results::CallTool`):
+    //! the type of a successful response's `result`, as [`Request::Result`](crate::Request::Result) says, under a
+    //! name to guess. Each is the schema's type (or the generator's name for an inline one), re-exported.
+    pub use super::CallToolResult as CallTool;
+    pub use super::CompleteResult as Complete;
+    pub use super::CreateMessageResult as CreateMessage;
+    pub use super::GetPromptResult as GetPrompt;
+    pub use super::InitializeResult as Initialize;
+    pub use super::ListPromptsResult as ListPrompts;
+    pub use super::ListResourceTemplatesResult as ListResourceTemplates;
+    pub use super::ListResourcesResult as ListResources;
+    pub use super::ListRootsResult as ListRoots;
+    pub use super::ListToolsResult as ListTools;
+    pub use super::EmptyResult as Ping;
+    pub use super::ReadResourceResult as ReadResource;
+    pub use super::EmptyResult as SetLevel;
+    pub use super::EmptyResult as Subscribe;
+    pub use super::EmptyResult as Unsubscribe;
+}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).

@@ -12852,6 +12852,24 @@ impl ::serde::Serialize for AnyResult {
         }
     }
 }
+pub mod results {
+    //! What each request of this module answers with, by the request's name without `Request` (`results::CallTool`):
+    //! the type of a successful response's `result`, as [`Request::Result`](crate::Request::Result) says, under a
+    //! name to guess. Each is the schema's type (or the generator's name for an inline one), re-exported.
+    pub use super::CallToolResultResponseResult as CallTool;
+    pub use super::CompleteResult as Complete;
+    pub use super::CreateMessageResult as CreateMessage;
+    pub use super::DiscoverResult as Discover;
+    pub use super::ElicitResult as Elicit;
+    pub use super::GetPromptResultResponseResult as GetPrompt;
+    pub use super::ListPromptsResult as ListPrompts;
+    pub use super::ListResourceTemplatesResult as ListResourceTemplates;
+    pub use super::ListResourcesResult as ListResources;
+    pub use super::ListRootsResult as ListRoots;
+    pub use super::ListToolsResult as ListTools;
+    pub use super::ReadResourceResultResponseResult as ReadResource;
+    pub use super::SubscriptionsListenResult as SubscriptionsListen;
+}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).

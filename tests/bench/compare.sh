@@ -28,7 +28,7 @@ echo "rounds: $rounds (medians; contenders interleaved round by round)"
 
 # --- generation -------------------------------------------------------------
 echo; echo "== generation: all six revisions, whole process, release build, writing to a temporary folder"
-cargo build --quiet --release -p xtask
+cargo build --locked --quiet --release -p xtask
 if [ ! -x "$tools/bin/cargo-typify" ]; then
   cargo install --quiet --locked --version 0.8.0 --root "$tools" cargo-typify || echo "note: cargo-typify could not be installed; compare with the absolute figures in the issue"
 fi

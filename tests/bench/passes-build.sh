@@ -8,7 +8,7 @@ pairs="${1:-read client write}"
 for pair in $pairs; do
   case "$pair" in read | client | write) ;; *) echo "error: unknown mode $pair (read, client or write)" >&2; exit 1 ;; esac
 done
-cargo build --quiet --release -p mcp-spec-bench --example passes
+cargo build --locked --quiet --release -p mcp-spec-bench --example passes
 bin="${CARGO_TARGET_DIR:-target}/release/examples/passes"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -17,6 +17,9 @@ use serde_json::Value;
 /// assert_eq!(choose(serde_json::json!({"content": []})), Ok("CallToolResult"));
 /// ```
 pub struct TypeEntry {
+    /// The schema name (an inline type's generated name); an extension's union
+    /// that widens a core one (`CallToolResultResponseResultWithTasks`) is
+    /// listed under the core's name, which its Rust name extends.
     pub name: &'static str,
     /// Reads JSON text as the type, and only that, as [`from_str`](crate::from_str)
     /// does: an error says the JSON path where it went wrong
@@ -70,16 +73,20 @@ pub fn roundtrip<T: de::DeserializeOwned + Serialize>(json: &str) -> Result<Valu
     serde_json::to_value(&value).map_err(|e| e.to_string())
 }
 
-/// A module's `SCHEMA_TYPES`: `type_table![ plain A, union B, default C, ... ]`.
+/// A module's `SCHEMA_TYPES`: `type_table![ plain A, union B, default C, ... ]`;
+/// `union B as "C"` lists the Rust type `B` under the schema name `C` (an
+/// extension's union that widens the core's `C`).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __mcp_type_table {
-    ( $( $kind:ident $name:ident ),* $(,)? ) => {
-        &[ $( $crate::__mcp_type_table!(@entry $kind $name) ),* ]
+    ( $( $kind:ident $name:ident $(as $schema:literal)? ),* $(,)? ) => {
+        &[ $( $crate::__mcp_type_table!(@entry $kind $name ($crate::__mcp_type_table!(@name $name $($schema)?))) ),* ]
     };
-    (@entry plain $name:ident) => {
+    (@name $name:ident) => { stringify!($name) };
+    (@name $name:ident $schema:literal) => { $schema };
+    (@entry plain $name:ident ($label:expr)) => {
         $crate::__private::TypeEntry {
-            name: stringify!($name),
+            name: $label,
             read: $crate::__private::read::<$name>,
             roundtrip: $crate::__private::roundtrip::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
@@ -89,9 +96,9 @@ macro_rules! __mcp_type_table {
             default_json: ::std::option::Option::None,
         }
     };
-    (@entry default $name:ident) => {
+    (@entry default $name:ident ($label:expr)) => {
         $crate::__private::TypeEntry {
-            name: stringify!($name),
+            name: $label,
             read: $crate::__private::read::<$name>,
             roundtrip: $crate::__private::roundtrip::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,
@@ -101,9 +108,9 @@ macro_rules! __mcp_type_table {
             default_json: ::std::option::Option::Some(|| ::serde_json::to_value(<$name as ::std::default::Default>::default()).unwrap_or_default()),
         }
     };
-    (@entry union $name:ident) => {
+    (@entry union $name:ident ($label:expr)) => {
         $crate::__private::TypeEntry {
-            name: stringify!($name),
+            name: $label,
             read: $crate::__private::read::<$name>,
             roundtrip: $crate::__private::roundtrip::<$name>,
             type_id: ::std::any::TypeId::of::<$name>,

@@ -10,7 +10,7 @@
 //! - `Name."value"`: a value of a string enum;
 //! - `Name|Member`: a member of a union (`CallToolResult`);
 //! - `…@deprecated`, `…@docs`: a deprecation and the doc text of a type or member;
-//! - `method:tools/call`: a method (`request CallToolRequest -> CallToolResult`).
+//! - `method:tools/call`: a method (`request CallToolRequest -> CallToolResult (results::CallTool)`).
 //!
 //! The diff reports every difference between two revisions' facts, and each of
 //! its changes says how it edits the facts ([`apply`]), so a test can check that
@@ -186,7 +186,12 @@ fn own_inline_types(out: &mut FactSet, rev: &Revision, ty: &Type, owner: &str) {
 
 pub fn method_summary(m: &crate::protocol::Method) -> String {
     match (m.kind, &m.result) {
-        (kind, Some(r)) if kind.is_request() => format!("{} {} -> {r}", kind.as_str(), m.message),
+        // The result by its type's name and by the name the generated crate also
+        // gives it (`results::CallTool`), so either finds the change.
+        (kind, Some(r)) if kind.is_request() => {
+            let alias = m.message.strip_suffix("Request").unwrap_or(&m.message);
+            format!("{} {} -> {r} (results::{alias})", kind.as_str(), m.message)
+        }
         (kind, _) => format!("{} {}", kind.as_str(), m.message),
     }
 }

@@ -11,29 +11,9 @@
 //! (`InputRequiredResult::new()` has `resultType: "input_required"`, never the
 //! base's `"complete"`, which would read back as a complete result).
 
-use std::collections::BTreeMap;
-
-use super::items::{Cx, deprecated_text, literal_text};
-use crate::model::{Field, Item, ItemKind, LiteralValue, Revision, Role, Struct, Type, Union};
+use super::cx::{Cx, deprecated_text, literal_text};
+use crate::model::{Field, Item, ItemKind, LiteralValue, Role, Struct, Type, Union};
 use crate::rust::{RustType, member_name, new_params, new_takes};
-
-/// For each struct and field, the value a union's selector picks it by:
-/// `(InputRequiredResult, resultType)` → `input_required`.
-pub type Picked = BTreeMap<(String, String), String>;
-
-pub fn picked_values(rev: &Revision) -> Picked {
-    let mut out = Picked::new();
-    for item in rev.items.values() {
-        let ItemKind::Union(u) = &item.kind else { continue };
-        let Some(sel) = u.selector() else { continue };
-        for (value, k) in &sel.tags {
-            if let Type::Named(n) = rev.canonical(&u.variants[*k].ty) {
-                out.insert((n.clone(), sel.field.clone()), value.clone());
-            }
-        }
-    }
-    out
-}
 
 /// How a value is passed to a constructor or setter: `impl Into<T>` where that
 /// reads naturally (strings, open objects from a `serde_json::Map` or an

@@ -22,7 +22,8 @@ use std::fmt::Write;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::items::{ident, inner_doc_attrs};
+use super::cx::ident;
+use super::items::inner_doc_attrs;
 use super::krate::lib_header;
 use super::share::SharedItems;
 use super::{Files, format_file};

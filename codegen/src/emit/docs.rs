@@ -434,6 +434,7 @@ mod tests {
             schema_sha256: String::new(),
             items: BTreeMap::new(),
             core: None,
+            widened: BTreeMap::new(),
         }
     }
 

@@ -7,7 +7,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::items::{Notes, ident, inner_doc_attrs};
+use super::cx::{Notes, ident};
+use super::items::inner_doc_attrs;
 use super::krate::lib_header_for;
 use super::{COMMAND, Files, format_file, format_items, item_module_allows, share};
 use crate::diag::Diagnostics;
@@ -83,10 +84,19 @@ fn revision_file(ext: &Extension, r: &ExtensionRevision, path: &str, diags: &mut
             "Written on core revision {} ([`crate::{}`]), whose types its own name: they are the core's Rust types, in scope here.",
             r.core_name, r.core_module
         ),
-        "A union of the core that this extension answers in (a result with its own `resultType`)".into(),
-        "is declared here again with the extension's member, under the core's name; the core's".into(),
-        "own union is unchanged.".into(),
     ];
+    if let Some((core_name, own)) = rev.widened.iter().next() {
+        docs.extend([
+            "A union of the core that this extension answers in (a result with its own `resultType`)".into(),
+            format!(
+                "is declared here again with the extension's member, named the core's with `{}` after",
+                &own[core_name.len()..]
+            ),
+            format!("it ([`{own}`] for `{core_name}`), as is each core type that holds one; the core's own"),
+            "are unchanged, and no name here is a core one, so a glob import of both modules is not ambiguous.".into(),
+            "[`results`] names each by its request (`results::CallTool`).".into(),
+        ]);
+    }
     if let Some(cap) = &r.capability {
         docs.push(String::new());
         docs.push(format!(

@@ -8,157 +8,14 @@
 //! which its `read_object` matches on: a member added or removed renumbers the
 //! lines after it, the price of a cheaper build).
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
-
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::calls::{Call, MemberKind, ObjectMember, Tags, UnionCallRule, UnionMember};
-use super::docs::{Links, inline_origin, render};
+use super::cx::{Cx, deprecated_text, ident, literal_text, type_tokens};
+use super::docs::inline_origin;
 use crate::model::*;
-use crate::rust::{NumberWrap, RustType, RustTypes, member_name, union_derives};
-
-/// Extra doc lines for items and fields, keyed by `Type` or `Type.field`
-/// (the registry's look-ahead notes: "Removed in 2026-07-28").
-pub type Notes = BTreeMap<String, Vec<String>>;
-
-pub struct Cx<'a> {
-    pub rev: &'a Revision,
-    pub notes: &'a Notes,
-    /// The values unions' selectors pick structs by (see `build`).
-    pub picked: super::build::Picked,
-}
-
-impl<'a> Cx<'a> {
-    pub fn new(rev: &'a Revision, notes: &'a Notes) -> Cx<'a> {
-        Cx { rev, notes, picked: super::build::picked_values(rev) }
-    }
-}
-
-impl Cx<'_> {
-    fn links(&self) -> Links<'_> {
-        Links { rev: self.rev }
-    }
-
-    pub fn types(&self) -> RustTypes<'_> {
-        RustTypes::module(self.rev)
-    }
-
-    /// The tokens of a model type's Rust type.
-    pub fn rust_type(&self, t: &Type) -> TokenStream {
-        type_tokens(&self.types().of(t))
-    }
-
-    /// The tokens of a member's value type, boxed when it closes a cycle.
-    pub fn member_type(&self, t: &Type, boxed: bool) -> TokenStream {
-        type_tokens(&self.types().boxed(t, boxed))
-    }
-
-    pub fn option(&self) -> TokenStream {
-        match self.types().option(RustType::Path(String::new())) {
-            RustType::Generic(p, _) => path_tokens(&p),
-            other => type_tokens(&other),
-        }
-    }
-
-    /// The Rust expression for a member's default value (`rust::default_expr`;
-    /// `lower` has dropped every default it has none for).
-    pub(crate) fn default_text(&self, ty: &Type, v: &LiteralValue) -> Option<String> {
-        crate::rust::default_expr(|n| self.rev.item(n), ty, v)
-    }
-
-    fn doc_lines(&self, docs: &Docs, key: &str) -> Vec<String> {
-        let mut lines = render(docs, &self.links());
-        if let Some(notes) = self.notes.get(key) {
-            for n in notes {
-                if !lines.is_empty() {
-                    lines.push(String::new());
-                }
-                lines.push(n.clone());
-            }
-        }
-        lines
-    }
-}
-
-/// A Rust type's tokens, built from its parts (every name in it is one that
-/// `check` has accepted as a Rust name).
-pub fn type_tokens(t: &RustType) -> TokenStream {
-    match t {
-        RustType::Path(p) => path_tokens(p),
-        RustType::Generic(p, args) => {
-            let path = path_tokens(p);
-            let args = args.iter().map(type_tokens);
-            quote!(#path<#(#args),*>)
-        }
-    }
-}
-
-/// `::std::vec::Vec`, `Vec`, `crate::Extra` as tokens.
-fn path_tokens(path: &str) -> TokenStream {
-    let (leading, rest) = match path.strip_prefix("::") {
-        Some(rest) => (quote!(::), rest),
-        None => (TokenStream::new(), path),
-    };
-    let segments = rest.split("::").map(ident);
-    quote!(#leading #(#segments)::*)
-}
-
-pub fn ident(name: &str) -> Ident {
-    match name.strip_prefix("r#") {
-        Some(raw) => Ident::new_raw(raw, Span::call_site()),
-        None => Ident::new(name, Span::call_site()),
-    }
-}
-
-thread_local! {
-    /// The text of each doc attribute [`doc_attrs`] made on this thread, by the
-    /// number its placeholder carries, until [`forget_doc_texts`].
-    static DOC_TEXTS: RefCell<(u64, HashMap<u64, String>)> = RefCell::default();
-}
-
-/// What a doc attribute holds in place of its text: prettyplease prints it as
-/// `///@mcp-spec-doc:<n>`, and `super::expand_docs` writes the text there.
-pub const DOC_PLACEHOLDER: &str = "@mcp-spec-doc:";
-
-/// Doc lines as one `#[doc]` attribute holding a placeholder; the text itself
-/// never goes through tokens, syn and prettyplease (it is most of the output,
-/// and quoting it into a literal, parsing it back and printing it again was a
-/// third of the emit time). The output is what one attribute per line gives.
-pub fn doc_attrs(lines: &[String]) -> TokenStream {
-    if lines.is_empty() {
-        return TokenStream::new();
-    }
-    // Trailing spaces trimmed, as prettyplease trims a doc attribute's lines.
-    let text: Vec<String> = lines
-        .iter()
-        .map(|l| l.trim_end())
-        .map(|l| if l.is_empty() { String::new() } else { format!(" {l}") })
-        .collect();
-    let text = text.join("\n");
-    let id = DOC_TEXTS.with(|t| {
-        let (last, texts) = &mut *t.borrow_mut();
-        *last += 1;
-        texts.insert(*last, text);
-        *last
-    });
-    let placeholder = format!("{DOC_PLACEHOLDER}{id}");
-    quote!(#[doc = #placeholder])
-}
-
-/// The text of the doc attribute whose placeholder carries `id`, if it was
-/// made on this thread and not forgotten since.
-pub fn doc_text<R>(id: u64, f: impl FnOnce(Option<&str>) -> R) -> R {
-    DOC_TEXTS.with(|t| f(t.borrow().1.get(&id).map(String::as_str)))
-}
-
-/// Drops the texts of this thread's doc attributes, once what they were made
-/// for is formatted. (Tokens are not `Send`: they are formatted on the thread
-/// that made them.)
-pub fn forget_doc_texts() {
-    DOC_TEXTS.with(|t| t.borrow_mut().1.clear());
-}
+use crate::rust::{NumberWrap, member_name, union_derives};
 
 /// `#![doc = " line"]`, for module and crate docs.
 pub fn inner_doc_attrs(lines: &[String]) -> TokenStream {
@@ -172,15 +29,6 @@ pub fn inner_doc_attrs(lines: &[String]) -> TokenStream {
 fn deprecated_attr(dep: &Option<Deprecation>) -> TokenStream {
     let Some(dep) = dep else { return TokenStream::new() };
     deprecated_text(dep).parse().unwrap_or_default()
-}
-
-/// `#[deprecated(since = "…", note = "…")]` as text, on one line: for the
-/// definitions (as tokens) and for the setters `build` lays out.
-pub(super) fn deprecated_text(dep: &Deprecation) -> String {
-    match &dep.since {
-        Some(since) => format!("#[deprecated(since = {since:?}, note = {:?})]", dep.note),
-        None => format!("#[deprecated(note = {:?})]", dep.note),
-    }
 }
 
 /// One item of a generated module, in the order it is written: its definition,
@@ -199,9 +47,8 @@ impl Emitted {
     }
 }
 
-/// One model item as Rust. Its doc attributes hold placeholders whose text lives
-/// on this thread until [`forget_doc_texts`]: format the tokens here, with
-/// `super::format_file`.
+/// One model item as Rust. Its doc attributes hold placeholders whose text is
+/// in `cx.docs`: format the tokens with `super::format_file_with` and those texts.
 pub fn emit_item(item: &Item, cx: &Cx<'_>) -> Emitted {
     let mut lines = cx.doc_lines(&item.docs, &item.name);
     if let Origin::Inline { parent, field, role } = &item.origin {
@@ -212,14 +59,14 @@ pub fn emit_item(item: &Item, cx: &Cx<'_>) -> Emitted {
         ItemKind::Enum(e) => emit_enum(item, e, lines, cx),
         ItemKind::Union(u) => emit_union(item, u, lines, cx),
         ItemKind::Alias(t) => {
-            let docs = doc_attrs(&lines);
+            let docs = cx.docs.attrs(&lines);
             let dep = deprecated_attr(&item.docs.deprecated);
             let name = ident(&item.name);
             let ty = cx.rust_type(t);
             Emitted::tokens(quote! { #docs #dep pub type #name = #ty; })
         }
         ItemKind::Const(l) => {
-            let docs = doc_attrs(&lines);
+            let docs = cx.docs.attrs(&lines);
             let dep = deprecated_attr(&item.docs.deprecated);
             let name = ident(&item.name);
             let (ty, value) = match &l.value {
@@ -239,16 +86,6 @@ fn push_paragraph(lines: &mut Vec<String>, text: impl Into<String>) {
         lines.push(String::new());
     }
     lines.push(text.into());
-}
-
-/// A Rust literal for a literal value: `"2.0"`, `-32602`, `0.5`, `true`, and its type.
-pub(super) fn literal_text(l: &LiteralValue) -> (String, &'static str) {
-    match l {
-        LiteralValue::Str(s) => (format!("{s:?}"), "&str"),
-        LiteralValue::Int(i) => (i.to_string(), "i64"),
-        LiteralValue::Float(f) => (format!("{f:?}"), "f64"),
-        LiteralValue::Bool(b) => (b.to_string(), "bool"),
-    }
 }
 
 /// A union member's doc line: the value that selects it (`"type": "text"`),
@@ -295,7 +132,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
             "Reading refuses an `id` member: MCP notifications must not include one (a message with an `id` is a request).",
         );
     }
-    let docs = doc_attrs(&lines);
+    let docs = cx.docs.attrs(&lines);
 
     let field_defs = s.stored().map(|f| {
         let fname = ident(&member_name(f));
@@ -311,7 +148,7 @@ fn emit_struct(item: &Item, s: &Struct, mut lines: Vec<String>, cx: &Cx<'_>) -> 
                 format!("When absent on the wire it is read as `{}`; it is always written.", d.value.to_json()),
             );
         }
-        let fdocs = doc_attrs(&flines);
+        let fdocs = cx.docs.attrs(&flines);
         let fdep = deprecated_attr(&f.docs.deprecated);
         quote! { #fdocs #fdep pub #fname: #ty, }
     });
@@ -368,14 +205,14 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -
     if e.open {
         push_paragraph(&mut lines, "Open: a value not listed here is kept in `Other` and written back as it came.");
     }
-    let docs = doc_attrs(&lines);
+    let docs = cx.docs.attrs(&lines);
     let variants = e.values.iter().map(|v| {
         let vname = ident(&v.rust);
         let mut vlines = vec![format!("`{}`", serde_json::to_string(&v.value).unwrap_or_default())];
         for note in cx.notes.get(&crate::registry::value_key(&item.name, &v.value)).into_iter().flatten() {
             push_paragraph(&mut vlines, note.clone());
         }
-        let doc = doc_attrs(&vlines);
+        let doc = cx.docs.attrs(&vlines);
         let vdep = deprecated_attr(&v.deprecated);
         quote! { #doc #vdep #vname, }
     });
@@ -414,7 +251,7 @@ fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Em
             lines.push(line);
         }
     }
-    let docs = doc_attrs(&lines);
+    let docs = cx.docs.attrs(&lines);
     let variants = u.variants.iter().enumerate().map(|(i, v)| {
         let vname = ident(&v.name);
         let t = cx.member_type(&v.ty, v.boxed);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::items::ident;
+use super::cx::ident;
 use super::{COMMAND, share};
 use crate::model::{ItemKind, Revision, Spec};
 

@@ -10,6 +10,7 @@
 pub mod build;
 pub mod calls;
 pub mod convert;
+pub mod cx;
 pub mod docs;
 pub mod ext;
 mod format;
@@ -27,9 +28,10 @@ use quote::quote;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Item, ItemKind, Origin, Revision, Spec};
 use crate::registry::Registry;
+use cx::{Cx, Notes, ident};
 use format::check_laid_out;
-pub use format::{expand_docs, format_file};
-use items::{Cx, Notes, emit_item, ident, inner_doc_attrs};
+pub use format::{expand_docs, format_file, format_file_with};
+use items::{emit_item, inner_doc_attrs};
 pub use krate::{CRATE_README, NEGOTIATE, Settings};
 use krate::{
     cargo_toml, crate_readme, lib_header, lib_rs, revision_header, shared_header, shared_index, template_header,
@@ -102,7 +104,6 @@ pub fn emit_crate(
                 Output::Module(*i, format_items(rev, notes.get(&rev.module).unwrap_or(&empty), &path, &mut d))
             }
         };
-        items::forget_doc_texts();
         (out, d)
     });
     let mut modules: Vec<Option<ModuleText>> = own.iter().map(|_| None).collect();
@@ -203,7 +204,7 @@ pub(crate) fn format_items(rev: &Revision, notes: &Notes, path: &str, diags: &mu
         .items
         .into_iter()
         .map(|piece| {
-            let mut text = format_file(&piece.tokens, "", path, diags);
+            let mut text = format_file_with(&piece.tokens, "", path, &module.docs, diags);
             // Text of a few fixed shapes is not parsed back in a release build (that
             // was most of its cost); a debug build, every test run, checks it as it
             // checks the macro calls.
@@ -226,8 +227,7 @@ pub(crate) fn format_items(rev: &Revision, notes: &Notes, path: &str, diags: &mu
             ItemText { name: piece.name, text }
         })
         .collect();
-    let tail = format_file(&module.tail, "", path, diags);
-    items::forget_doc_texts();
+    let tail = format_file_with(&module.tail, "", path, &module.docs, diags);
     ModuleText { items, tail }
 }
 
@@ -363,12 +363,61 @@ fn any_result(methods: &[crate::protocol::Method]) -> TokenStream {
     }
 }
 
+/// `results`: each request's result type by the request's name without
+/// `Request` (`results::CallTool` for `tools/call`, whatever the schema names
+/// it), and, in an extension's module, each core request's whose result the
+/// extension widens.
+fn results_module(rev: &Revision, methods: &[crate::protocol::Method]) -> TokenStream {
+    let core_methods = rev.core.as_deref().map(crate::protocol::methods).unwrap_or_default();
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let asked = methods.iter().filter(|m| m.kind != crate::protocol::MethodKind::Notification);
+    for m in asked {
+        let Some(result) = m.result.as_ref().filter(|r| rev.item(r).is_some()) else { continue };
+        let name = m.message.strip_suffix("Request").unwrap_or(&m.message);
+        names.entry(name.to_string()).or_insert_with(|| result.clone());
+    }
+    for m in &core_methods {
+        let Some(own) = m.result.as_ref().and_then(|r| rev.widened.get(r)) else { continue };
+        let name = m.message.strip_suffix("Request").unwrap_or(&m.message);
+        names.entry(name.to_string()).or_insert_with(|| own.clone());
+    }
+    if names.is_empty() {
+        return TokenStream::new();
+    }
+    let uses = names.iter().map(|(name, result)| {
+        let (name, ty) = (ident(name), ident(result));
+        // A core type an extension's module only imports is re-exported from the core's.
+        match rev.core.as_deref().filter(|_| !rev.owns(result)) {
+            Some(core) => {
+                let core = ident(&core.module);
+                quote! { pub use crate::#core::#ty as #name; }
+            }
+            None => quote! { pub use super::#ty as #name; },
+        }
+    });
+    let example = names.keys().next().map(|n| format!("`results::{n}`")).unwrap_or_default();
+    let doc = inner_doc_attrs(&[
+        format!("What each request of this module answers with, by the request's name without `Request` ({example}):"),
+        "the type of a successful response's `result`, as [`Request::Result`](crate::Request::Result) says, under a"
+            .into(),
+        "name to guess. Each is the schema's type (or the generator's name for an inline one), re-exported.".into(),
+    ]);
+    quote! {
+        pub mod results {
+            #doc
+            #(#uses)*
+        }
+    }
+}
+
 /// A revision's items and the tail of its module, as tokens (`format_items`
 /// formats them).
 pub struct RevisionModule {
     pub items: Vec<ItemPiece>,
     /// `METHODS` and `SCHEMA_TYPES`.
     pub tail: TokenStream,
+    /// The texts of the items' doc placeholders.
+    pub docs: cx::DocTexts,
 }
 
 /// One item as tokens: what [`ItemText`] is made from.
@@ -449,6 +498,7 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
             }
         })
         .collect();
+    let core_name_of: BTreeMap<&str, &str> = rev.widened.iter().map(|(c, own)| (own.as_str(), c.as_str())).collect();
     let entries = rev.items.values().filter(|i| !matches!(i.kind, ItemKind::Const(_))).map(|i| {
         let id = ident(&i.name);
         let kind = match &i.kind {
@@ -456,8 +506,12 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
             ItemKind::Struct(s) if build::has_default(s) => quote!(default),
             _ => quote!(plain),
         };
-        quote! { #kind #id, }
+        match core_name_of.get(i.name.as_str()) {
+            Some(core) => quote! { #kind #id as #core, },
+            None => quote! { #kind #id, },
+        }
     });
+    let results = results_module(rev, &methods);
     let infos = methods.iter().map(|m| {
         let (method, message) = (&m.name, &m.message);
         let kind = match m.kind {
@@ -483,6 +537,8 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
     let tail = quote! {
         #any_result
 
+        #results
+
         /// Every request, input request and notification of this revision by wire
         /// method name, with its params and result types (the `Request`,
         /// `InputRequest` and `Notification` impls, as data).
@@ -496,5 +552,5 @@ pub fn revision_module(rev: &Revision, notes: &Notes) -> RevisionModule {
         #[cfg(feature = "type-table")]
         pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![#(#entries)*];
     };
-    RevisionModule { items, tail }
+    RevisionModule { items, tail, docs: cx.docs }
 }

@@ -34,7 +34,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use quote::quote;
 
 use super::ItemText;
-use super::items::{ident, inner_doc_attrs};
+use super::cx::ident;
+use super::items::inner_doc_attrs;
 use crate::diag::Span;
 use crate::model::{Docs, ItemKind, Revision};
 

@@ -336,7 +336,7 @@ fn load_revision(
     if diags.has_errors() {
         return Err(diags);
     }
-    add_to_core_unions(&mut rev);
+    add_to_core_unions(&mut rev, ext);
     let capability = rev.items.keys().find(|n| n.ends_with("ExtensionCapability")).cloned();
     let id = text.lines().find_map(|l| l.split_once("Extension Identifier:")).map(|(_, id)| id.trim().to_string());
     Ok((
@@ -507,11 +507,21 @@ fn strip_header(text: &str) -> &str {
 }
 
 /// What an extension adds to the core's unions read by `resultType`: each of
-/// its own results with a fixed `resultType` value joins them, as unions of the
-/// same names in the extension's module, and each core struct that holds such
-/// a union is declared there again (see the module docs).
-fn add_to_core_unions(rev: &mut Revision) {
+/// its own results with a fixed `resultType` value joins them, as unions named
+/// the core's with the extension's name after `With`
+/// (`CallToolResultResponseResultWithTasks`), and each core struct that holds
+/// such a union is declared again under a name made alike, holding it. The core's
+/// names are left to the core, so a glob import of both modules is not
+/// ambiguous; `rev.widened` says which name stands for which.
+fn add_to_core_unions(rev: &mut Revision, ext: &str) {
     let Some(core) = rev.core.clone() else { return };
+    let suffix: String = std::iter::once("With".to_string())
+        .chain(ext.split(['-', '_']).map(|part| {
+            let mut chars = part.chars();
+            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+        }))
+        .collect();
+    let widen = |name: &str| format!("{name}{suffix}");
     let results: Vec<(String, String)> = rev
         .items
         .values()
@@ -574,22 +584,37 @@ fn add_to_core_unions(rev: &mut Revision) {
             core.name,
             joining.iter().map(|(n, v)| format!("`{n}` (`resultType: \"{v}\"`)")).collect::<Vec<_>>().join(", ")
         )];
-        widened.push(Item { kind: ItemKind::Union(u), docs, ..item.clone() });
+        widened.push(Item { name: widen(&item.name), kind: ItemKind::Union(u), docs, ..item.clone() });
     }
-    let unions: Vec<String> = widened.iter().map(|i| i.name.clone()).collect();
+    // The core's names of the unions widened.
+    let unions: Vec<String> = widened.iter().map(|i| i.name.trim_end_matches(&suffix).to_string()).collect();
     for item in core.items.values() {
         let ItemKind::Struct(s) = &item.kind else { continue };
         let holds = s.fields.iter().any(|f| matches!(&f.ty, Type::Named(n) if unions.contains(n)));
-        if holds && !rev.items.contains_key(&item.name) {
+        if holds && !rev.items.contains_key(&widen(&item.name)) {
+            let mut s = s.clone();
+            let mut held = Vec::new();
+            for f in &mut s.fields {
+                if let Type::Named(n) = &mut f.ty
+                    && unions.contains(n)
+                {
+                    held.push(format!("[`{}`]", widen(n)));
+                    *n = widen(n);
+                }
+            }
             let mut docs = item.docs.clone();
             docs.text = vec![format!(
-                "`{}` of core revision {}, holding this extension's union of the same name.",
-                item.name, core.name
+                "`{}` of core revision {}, holding this extension's {}.",
+                item.name,
+                core.name,
+                held.join(", ")
             )];
-            widened.push(Item { docs, ..item.clone() });
+            widened.push(Item { name: widen(&item.name), kind: ItemKind::Struct(s), docs, ..item.clone() });
         }
     }
     for item in widened {
+        let core_name = item.name.trim_end_matches(&suffix).to_string();
+        rev.widened.insert(core_name, item.name.clone());
         rev.items.insert(item.name.clone(), item);
     }
 }

@@ -88,6 +88,7 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
         schema_sha256: input.schema_sha256,
         items: lx.items,
         core: input.core.map(|c| Box::new(c.clone())),
+        widened: BTreeMap::new(),
     };
     (rev, lx.diags)
 }

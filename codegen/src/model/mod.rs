@@ -54,6 +54,10 @@ pub struct Revision {
     /// `JSONRPCRequest`). Its items are looked up through [`Revision::item`] but
     /// are not this revision's: `items` holds the extension's own.
     pub core: Option<Box<Revision>>,
+    /// For an extension: the core items it declares again with its own
+    /// members, each by the core's name, with the name it has here
+    /// (`ServerResult` → `ServerResultWithTasks`).
+    pub widened: BTreeMap<String, String>,
 }
 
 /// How many aliases in a row are looked through before giving up. `check`
@@ -76,17 +80,8 @@ impl Revision {
     /// What `t` stands for once aliases are looked through: a non-alias item's
     /// name, or a type that is not a name. The one alias resolver: every stage
     /// that needs to see through `type X = Y` asks this.
-    pub fn canonical<'a>(&'a self, mut t: &'a Type) -> &'a Type {
-        for _ in 0..ALIAS_DEPTH {
-            match t {
-                Type::Named(n) => match self.item(n).map(|i| &i.kind) {
-                    Some(ItemKind::Alias(inner)) => t = inner,
-                    _ => return t,
-                },
-                _ => return t,
-            }
-        }
-        t
+    pub fn canonical<'a>(&'a self, t: &'a Type) -> &'a Type {
+        resolve_aliases(|n| self.item(n), t)
     }
 
     /// The struct `name` is, directly or through aliases.
@@ -103,10 +98,17 @@ impl Revision {
 }
 
 /// [`Revision::canonical`] over items that are not yet a revision (in `lower`).
-pub fn canonical<'a>(items: &'a BTreeMap<String, Item>, mut t: &'a Type) -> &'a Type {
+pub fn canonical<'a>(items: &'a BTreeMap<String, Item>, t: &'a Type) -> &'a Type {
+    resolve_aliases(|n| items.get(n), t)
+}
+
+/// The one alias resolver, over any way of finding an item by name (a
+/// revision, the items `lower` is building, a closure): what `t` stands for once
+/// `type X = Y` is looked through, at most [`ALIAS_DEPTH`] times.
+pub fn resolve_aliases<'a>(item: impl Fn(&str) -> Option<&'a Item>, mut t: &'a Type) -> &'a Type {
     for _ in 0..ALIAS_DEPTH {
         match t {
-            Type::Named(n) => match items.get(n).map(|i| &i.kind) {
+            Type::Named(n) => match item(n).map(|i| &i.kind) {
                 Some(ItemKind::Alias(inner)) => t = inner,
                 _ => return t,
             },

@@ -323,7 +323,7 @@ impl Server<'_> {
                 let handle = tasks::CreateTaskResult::new(id, tasks::TaskStatus::Working, TASK_TIME, TASK_TIME, None)
                     .with_poll_interval_ms(10)
                     .with_meta(server_info());
-                return self.wire.send(&tasks::CallToolResultResponse::new(r.id, handle));
+                return self.wire.send(&tasks::CallToolResultResponseWithTasks::new(r.id, handle));
             }
             Step::Count(n) => {
                 if let Some(token) = &meta.progress_token {

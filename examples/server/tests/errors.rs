@@ -132,8 +132,10 @@ fn the_tasks_extension_only_for_a_client_that_declared_it() {
     let plain: m::CallToolResultResponse = serde_json::from_str(&answers[0]).unwrap();
     assert_eq!(plain.result.member_name(), "CallToolResult", "{}", answers[0]);
     // Declared: a task handle, which only the extension's union reads as such.
-    let handle: tasks::CallToolResultResponse = serde_json::from_str(&answers[1]).unwrap();
-    let tasks::CallToolResultResponseResult::CreateTaskResult(task) = handle.result else { panic!("{}", answers[1]) };
+    let handle: tasks::CallToolResultResponseWithTasks = serde_json::from_str(&answers[1]).unwrap();
+    let tasks::CallToolResultResponseResultWithTasks::CreateTaskResult(task) = handle.result else {
+        panic!("{}", answers[1])
+    };
     assert_eq!((task.task_id.as_str(), &task.status), ("task-1", &tasks::TaskStatus::Working));
     // Polling without declaring the extension: -32021, naming it.
     let refused: m::MissingRequiredClientCapabilityError = serde_json::from_str(&answers[2]).unwrap();

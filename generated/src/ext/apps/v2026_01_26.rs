@@ -6,9 +6,6 @@
 //! Types of the MCP extension `io.modelcontextprotocol/ui`, revision 2026-01-26, generated from `spec.types.d.ts`, named in `extensions.toml`.
 //!
 //! Written on core revision 2025-11-25 ([`crate::v2025_11_25`]), whose types its own name: they are the core's Rust types, in scope here.
-//! A union of the core that this extension answers in (a result with its own `resultType`)
-//! is declared here again with the extension's member, under the core's name; the core's
-//! own union is unchanged.
 //!
 //! Declare it in `capabilities.extensions[`[`EXTENSION_ID`]`]` as a [`McpUiClientCapabilities`] (the [`Capability`]).
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
@@ -4545,6 +4542,18 @@ pub const TOOL_INPUT_PARTIAL_METHOD: &str = "ui/notifications/tool-input-partial
 
 pub const TOOL_RESULT_METHOD: &str = "ui/notifications/tool-result";
 
+pub mod results {
+    //! What each request of this module answers with, by the request's name without `Request` (`results::McpUiDownloadFile`):
+    //! the type of a successful response's `result`, as [`Request::Result`](crate::Request::Result) says, under a
+    //! name to guess. Each is the schema's type (or the generator's name for an inline one), re-exported.
+    pub use super::McpUiDownloadFileResult as McpUiDownloadFile;
+    pub use super::McpUiInitializeResult as McpUiInitialize;
+    pub use super::McpUiMessageResult as McpUiMessage;
+    pub use super::McpUiOpenLinkResult as McpUiOpenLink;
+    pub use super::McpUiRequestDisplayModeResult as McpUiRequestDisplayMode;
+    pub use super::McpUiResourceTeardownResult as McpUiResourceTeardown;
+    pub use crate::v2025_11_25::EmptyResult as McpUiUpdateModelContext;
+}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).

@@ -7,8 +7,10 @@
 //!
 //! Written on core revision draft ([`crate::draft`]), whose types its own name: they are the core's Rust types, in scope here.
 //! A union of the core that this extension answers in (a result with its own `resultType`)
-//! is declared here again with the extension's member, under the core's name; the core's
-//! own union is unchanged.
+//! is declared here again with the extension's member, named the core's with `WithTasks` after
+//! it ([`CallToolResultResponseWithTasks`] for `CallToolResultResponse`), as is each core type that holds one; the core's own
+//! are unchanged, and no name here is a core one, so a glob import of both modules is not ambiguous.
+//! [`results`] names each by its request (`results::CallTool`).
 //!
 //! Declare it in `capabilities.extensions[`[`EXTENSION_ID`]`]` as a [`TasksExtensionCapability`] (the [`Capability`]).
 #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
@@ -25,7 +27,51 @@ pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
 /// The type of the extension's capability declaration.
 pub type Capability = TasksExtensionCapability;
 
-/// `CallToolResultResponse` of core revision draft, holding this extension's union of the same name.
+/// `CallToolResultResponseResult` of core revision draft, with what this extension answers in its place: `CreateTaskResult` (`resultType: "task"`).
+///
+/// The inline union type of `CallToolResultResponse.result` in the schema (named from its parent and field; see [`CallToolResultResponse`]).
+///
+/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallToolResultResponseResultWithTasks {
+    CallToolResult(CallToolResult),
+    /// Read when `"resultType": "input_required"` (and only then).
+    InputRequiredResult(InputRequiredResult),
+    /// Read when `"resultType": "task"` (and only then).
+    CreateTaskResult(CreateTaskResult),
+    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
+    Other(Result),
+}
+impl ::std::convert::From<CallToolResult> for CallToolResultResponseResultWithTasks {
+    fn from(value: CallToolResult) -> Self {
+        CallToolResultResponseResultWithTasks::CallToolResult(value)
+    }
+}
+impl ::std::convert::From<InputRequiredResult> for CallToolResultResponseResultWithTasks {
+    fn from(value: InputRequiredResult) -> Self {
+        CallToolResultResponseResultWithTasks::InputRequiredResult(value)
+    }
+}
+impl ::std::convert::From<CreateTaskResult> for CallToolResultResponseResultWithTasks {
+    fn from(value: CreateTaskResult) -> Self {
+        CallToolResultResponseResultWithTasks::CreateTaskResult(value)
+    }
+}
+impl ::std::convert::From<Result> for CallToolResultResponseResultWithTasks {
+    fn from(value: Result) -> Self {
+        CallToolResultResponseResultWithTasks::Other(value)
+    }
+}
+crate::rt::union! {
+    CallToolResultResponseResultWithTasks by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult, "task" => CreateTaskResult }, unlisted Other {
+        CallToolResult(CallToolResult),
+        InputRequiredResult(InputRequiredResult),
+        CreateTaskResult(CreateTaskResult),
+        Other(Result),
+    }
+}
+
+/// `CallToolResultResponse` of core revision draft, holding this extension's \[`CallToolResultResponseResultWithTasks`\].
 ///
 /// **Example: Call tool result response**
 ///
@@ -48,20 +94,20 @@ pub type Capability = TasksExtensionCapability;
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CallToolResultResponse {
+pub struct CallToolResultResponseWithTasks {
     pub id: RequestId,
-    pub result: CallToolResultResponseResult,
+    pub result: CallToolResultResponseResultWithTasks,
     /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
-impl CallToolResultResponse {
+impl CallToolResultResponseWithTasks {
     /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
-        result: impl ::std::convert::Into<CallToolResultResponseResult>,
+        result: impl ::std::convert::Into<CallToolResultResponseResultWithTasks>,
     ) -> Self {
-        CallToolResultResponse {
+        CallToolResultResponseWithTasks {
             id: id.into(),
             result: result.into(),
             extra: crate::Extra::new(),
@@ -69,54 +115,10 @@ impl CallToolResultResponse {
     }
 }
 crate::rt::object! {
-    CallToolResultResponse {
+    CallToolResultResponseWithTasks {
         0 "jsonrpc" fixed JSONRPC: &str = "2.0",
         1 "id": required id: RequestId,
-        2 "result": required result: CallToolResultResponseResult,
-    }
-}
-
-/// `CallToolResultResponseResult` of core revision draft, with what this extension answers in its place: `CreateTaskResult` (`resultType: "task"`).
-///
-/// The inline union type of `CallToolResultResponse.result` in the schema (named from its parent and field; see [`CallToolResultResponse`]).
-///
-/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
-#[derive(Clone, Debug, PartialEq)]
-pub enum CallToolResultResponseResult {
-    CallToolResult(CallToolResult),
-    /// Read when `"resultType": "input_required"` (and only then).
-    InputRequiredResult(InputRequiredResult),
-    /// Read when `"resultType": "task"` (and only then).
-    CreateTaskResult(CreateTaskResult),
-    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
-    Other(Result),
-}
-impl ::std::convert::From<CallToolResult> for CallToolResultResponseResult {
-    fn from(value: CallToolResult) -> Self {
-        CallToolResultResponseResult::CallToolResult(value)
-    }
-}
-impl ::std::convert::From<InputRequiredResult> for CallToolResultResponseResult {
-    fn from(value: InputRequiredResult) -> Self {
-        CallToolResultResponseResult::InputRequiredResult(value)
-    }
-}
-impl ::std::convert::From<CreateTaskResult> for CallToolResultResponseResult {
-    fn from(value: CreateTaskResult) -> Self {
-        CallToolResultResponseResult::CreateTaskResult(value)
-    }
-}
-impl ::std::convert::From<Result> for CallToolResultResponseResult {
-    fn from(value: Result) -> Self {
-        CallToolResultResponseResult::Other(value)
-    }
-}
-crate::rt::union! {
-    CallToolResultResponseResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult, "task" => CreateTaskResult }, unlisted Other {
-        CallToolResult(CallToolResult),
-        InputRequiredResult(InputRequiredResult),
-        CreateTaskResult(CreateTaskResult),
-        Other(Result),
+        2 "result": required result: CallToolResultResponseResultWithTasks,
     }
 }
 
@@ -727,7 +729,51 @@ crate::rt::object! {
     }
 }
 
-/// `GetPromptResultResponse` of core revision draft, holding this extension's union of the same name.
+/// `GetPromptResultResponseResult` of core revision draft, with what this extension answers in its place: `CreateTaskResult` (`resultType: "task"`).
+///
+/// The inline union type of `GetPromptResultResponse.result` in the schema (named from its parent and field; see [`GetPromptResultResponse`]).
+///
+/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
+#[derive(Clone, Debug, PartialEq)]
+pub enum GetPromptResultResponseResultWithTasks {
+    GetPromptResult(GetPromptResult),
+    /// Read when `"resultType": "input_required"` (and only then).
+    InputRequiredResult(InputRequiredResult),
+    /// Read when `"resultType": "task"` (and only then).
+    CreateTaskResult(CreateTaskResult),
+    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
+    Other(Result),
+}
+impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResultWithTasks {
+    fn from(value: GetPromptResult) -> Self {
+        GetPromptResultResponseResultWithTasks::GetPromptResult(value)
+    }
+}
+impl ::std::convert::From<InputRequiredResult> for GetPromptResultResponseResultWithTasks {
+    fn from(value: InputRequiredResult) -> Self {
+        GetPromptResultResponseResultWithTasks::InputRequiredResult(value)
+    }
+}
+impl ::std::convert::From<CreateTaskResult> for GetPromptResultResponseResultWithTasks {
+    fn from(value: CreateTaskResult) -> Self {
+        GetPromptResultResponseResultWithTasks::CreateTaskResult(value)
+    }
+}
+impl ::std::convert::From<Result> for GetPromptResultResponseResultWithTasks {
+    fn from(value: Result) -> Self {
+        GetPromptResultResponseResultWithTasks::Other(value)
+    }
+}
+crate::rt::union! {
+    GetPromptResultResponseResultWithTasks by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult, "task" => CreateTaskResult }, unlisted Other {
+        GetPromptResult(GetPromptResult),
+        InputRequiredResult(InputRequiredResult),
+        CreateTaskResult(CreateTaskResult),
+        Other(Result),
+    }
+}
+
+/// `GetPromptResultResponse` of core revision draft, holding this extension's \[`GetPromptResultResponseResultWithTasks`\].
 ///
 /// **Example: Get prompt result response**
 ///
@@ -753,20 +799,20 @@ crate::rt::object! {
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GetPromptResultResponse {
+pub struct GetPromptResultResponseWithTasks {
     pub id: RequestId,
-    pub result: GetPromptResultResponseResult,
+    pub result: GetPromptResultResponseResultWithTasks,
     /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
-impl GetPromptResultResponse {
+impl GetPromptResultResponseWithTasks {
     /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
-        result: impl ::std::convert::Into<GetPromptResultResponseResult>,
+        result: impl ::std::convert::Into<GetPromptResultResponseResultWithTasks>,
     ) -> Self {
-        GetPromptResultResponse {
+        GetPromptResultResponseWithTasks {
             id: id.into(),
             result: result.into(),
             extra: crate::Extra::new(),
@@ -774,54 +820,10 @@ impl GetPromptResultResponse {
     }
 }
 crate::rt::object! {
-    GetPromptResultResponse {
+    GetPromptResultResponseWithTasks {
         0 "jsonrpc" fixed JSONRPC: &str = "2.0",
         1 "id": required id: RequestId,
-        2 "result": required result: GetPromptResultResponseResult,
-    }
-}
-
-/// `GetPromptResultResponseResult` of core revision draft, with what this extension answers in its place: `CreateTaskResult` (`resultType: "task"`).
-///
-/// The inline union type of `GetPromptResultResponse.result` in the schema (named from its parent and field; see [`GetPromptResultResponse`]).
-///
-/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
-#[derive(Clone, Debug, PartialEq)]
-pub enum GetPromptResultResponseResult {
-    GetPromptResult(GetPromptResult),
-    /// Read when `"resultType": "input_required"` (and only then).
-    InputRequiredResult(InputRequiredResult),
-    /// Read when `"resultType": "task"` (and only then).
-    CreateTaskResult(CreateTaskResult),
-    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
-    Other(Result),
-}
-impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResult {
-    fn from(value: GetPromptResult) -> Self {
-        GetPromptResultResponseResult::GetPromptResult(value)
-    }
-}
-impl ::std::convert::From<InputRequiredResult> for GetPromptResultResponseResult {
-    fn from(value: InputRequiredResult) -> Self {
-        GetPromptResultResponseResult::InputRequiredResult(value)
-    }
-}
-impl ::std::convert::From<CreateTaskResult> for GetPromptResultResponseResult {
-    fn from(value: CreateTaskResult) -> Self {
-        GetPromptResultResponseResult::CreateTaskResult(value)
-    }
-}
-impl ::std::convert::From<Result> for GetPromptResultResponseResult {
-    fn from(value: Result) -> Self {
-        GetPromptResultResponseResult::Other(value)
-    }
-}
-crate::rt::union! {
-    GetPromptResultResponseResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult, "task" => CreateTaskResult }, unlisted Other {
-        GetPromptResult(GetPromptResult),
-        InputRequiredResult(InputRequiredResult),
-        CreateTaskResult(CreateTaskResult),
-        Other(Result),
+        2 "result": required result: GetPromptResultResponseResultWithTasks,
     }
 }
 
@@ -1745,7 +1747,51 @@ crate::rt::object! {
     }
 }
 
-/// `ReadResourceResultResponse` of core revision draft, holding this extension's union of the same name.
+/// `ReadResourceResultResponseResult` of core revision draft, with what this extension answers in its place: `CreateTaskResult` (`resultType: "task"`).
+///
+/// The inline union type of `ReadResourceResultResponse.result` in the schema (named from its parent and field; see [`ReadResourceResultResponse`]).
+///
+/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReadResourceResultResponseResultWithTasks {
+    ReadResourceResult(ReadResourceResult),
+    /// Read when `"resultType": "input_required"` (and only then).
+    InputRequiredResult(InputRequiredResult),
+    /// Read when `"resultType": "task"` (and only then).
+    CreateTaskResult(CreateTaskResult),
+    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
+    Other(Result),
+}
+impl ::std::convert::From<ReadResourceResult> for ReadResourceResultResponseResultWithTasks {
+    fn from(value: ReadResourceResult) -> Self {
+        ReadResourceResultResponseResultWithTasks::ReadResourceResult(value)
+    }
+}
+impl ::std::convert::From<InputRequiredResult> for ReadResourceResultResponseResultWithTasks {
+    fn from(value: InputRequiredResult) -> Self {
+        ReadResourceResultResponseResultWithTasks::InputRequiredResult(value)
+    }
+}
+impl ::std::convert::From<CreateTaskResult> for ReadResourceResultResponseResultWithTasks {
+    fn from(value: CreateTaskResult) -> Self {
+        ReadResourceResultResponseResultWithTasks::CreateTaskResult(value)
+    }
+}
+impl ::std::convert::From<Result> for ReadResourceResultResponseResultWithTasks {
+    fn from(value: Result) -> Self {
+        ReadResourceResultResponseResultWithTasks::Other(value)
+    }
+}
+crate::rt::union! {
+    ReadResourceResultResponseResultWithTasks by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult, "task" => CreateTaskResult }, unlisted Other {
+        ReadResourceResult(ReadResourceResult),
+        InputRequiredResult(InputRequiredResult),
+        CreateTaskResult(CreateTaskResult),
+        Other(Result),
+    }
+}
+
+/// `ReadResourceResultResponse` of core revision draft, holding this extension's \[`ReadResourceResultResponseResultWithTasks`\].
 ///
 /// **Example: Read resource result response**
 ///
@@ -1789,20 +1835,20 @@ crate::rt::object! {
 ///
 /// Fixed members, always written and checked when read (no Rust field): `jsonrpc`: `"2.0"`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ReadResourceResultResponse {
+pub struct ReadResourceResultResponseWithTasks {
     pub id: RequestId,
-    pub result: ReadResourceResultResponseResult,
+    pub result: ReadResourceResultResponseResultWithTasks,
     /// Members the schema does not name, kept as they came ([`Extra`](crate::Extra)).
     pub extra: crate::Extra,
 }
-impl ReadResourceResultResponse {
+impl ReadResourceResultResponseWithTasks {
     /// With the members it requires ([building messages](crate#building-messages)).
     #[inline]
     pub fn new(
         id: impl ::std::convert::Into<RequestId>,
-        result: impl ::std::convert::Into<ReadResourceResultResponseResult>,
+        result: impl ::std::convert::Into<ReadResourceResultResponseResultWithTasks>,
     ) -> Self {
-        ReadResourceResultResponse {
+        ReadResourceResultResponseWithTasks {
             id: id.into(),
             result: result.into(),
             extra: crate::Extra::new(),
@@ -1810,54 +1856,10 @@ impl ReadResourceResultResponse {
     }
 }
 crate::rt::object! {
-    ReadResourceResultResponse {
+    ReadResourceResultResponseWithTasks {
         0 "jsonrpc" fixed JSONRPC: &str = "2.0",
         1 "id": required id: RequestId,
-        2 "result": required result: ReadResourceResultResponseResult,
-    }
-}
-
-/// `ReadResourceResultResponseResult` of core revision draft, with what this extension answers in its place: `CreateTaskResult` (`resultType: "task"`).
-///
-/// The inline union type of `ReadResourceResultResponse.result` in the schema (named from its parent and field; see [`ReadResourceResultResponse`]).
-///
-/// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
-#[derive(Clone, Debug, PartialEq)]
-pub enum ReadResourceResultResponseResult {
-    ReadResourceResult(ReadResourceResult),
-    /// Read when `"resultType": "input_required"` (and only then).
-    InputRequiredResult(InputRequiredResult),
-    /// Read when `"resultType": "task"` (and only then).
-    CreateTaskResult(CreateTaskResult),
-    /// A result whose `resultType` this revision does not list: kept whole, as the common type.
-    Other(Result),
-}
-impl ::std::convert::From<ReadResourceResult> for ReadResourceResultResponseResult {
-    fn from(value: ReadResourceResult) -> Self {
-        ReadResourceResultResponseResult::ReadResourceResult(value)
-    }
-}
-impl ::std::convert::From<InputRequiredResult> for ReadResourceResultResponseResult {
-    fn from(value: InputRequiredResult) -> Self {
-        ReadResourceResultResponseResult::InputRequiredResult(value)
-    }
-}
-impl ::std::convert::From<CreateTaskResult> for ReadResourceResultResponseResult {
-    fn from(value: CreateTaskResult) -> Self {
-        ReadResourceResultResponseResult::CreateTaskResult(value)
-    }
-}
-impl ::std::convert::From<Result> for ReadResourceResultResponseResult {
-    fn from(value: Result) -> Self {
-        ReadResourceResultResponseResult::Other(value)
-    }
-}
-crate::rt::union! {
-    ReadResourceResultResponseResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult, "task" => CreateTaskResult }, unlisted Other {
-        ReadResourceResult(ReadResourceResult),
-        InputRequiredResult(InputRequiredResult),
-        CreateTaskResult(CreateTaskResult),
-        Other(Result),
+        2 "result": required result: ReadResourceResultResponseResultWithTasks,
     }
 }
 
@@ -1867,7 +1869,7 @@ crate::rt::union! {
 ///
 /// Reading: by `resultType` first (a value `ResultType` does not list reads `Other`), then by shape among the members no value selects (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
-pub enum ServerResult {
+pub enum ServerResultWithTasks {
     EmptyResult(EmptyResult),
     DiscoverResult(DiscoverResult),
     CompleteResult(CompleteResult),
@@ -1886,68 +1888,68 @@ pub enum ServerResult {
     /// A result whose `resultType` this revision does not list: kept whole, as the common type.
     Other(Result),
 }
-impl ::std::convert::From<DiscoverResult> for ServerResult {
+impl ::std::convert::From<DiscoverResult> for ServerResultWithTasks {
     fn from(value: DiscoverResult) -> Self {
-        ServerResult::DiscoverResult(value)
+        ServerResultWithTasks::DiscoverResult(value)
     }
 }
-impl ::std::convert::From<CompleteResult> for ServerResult {
+impl ::std::convert::From<CompleteResult> for ServerResultWithTasks {
     fn from(value: CompleteResult) -> Self {
-        ServerResult::CompleteResult(value)
+        ServerResultWithTasks::CompleteResult(value)
     }
 }
-impl ::std::convert::From<GetPromptResult> for ServerResult {
+impl ::std::convert::From<GetPromptResult> for ServerResultWithTasks {
     fn from(value: GetPromptResult) -> Self {
-        ServerResult::GetPromptResult(value)
+        ServerResultWithTasks::GetPromptResult(value)
     }
 }
-impl ::std::convert::From<ListPromptsResult> for ServerResult {
+impl ::std::convert::From<ListPromptsResult> for ServerResultWithTasks {
     fn from(value: ListPromptsResult) -> Self {
-        ServerResult::ListPromptsResult(value)
+        ServerResultWithTasks::ListPromptsResult(value)
     }
 }
-impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
+impl ::std::convert::From<ListResourceTemplatesResult> for ServerResultWithTasks {
     fn from(value: ListResourceTemplatesResult) -> Self {
-        ServerResult::ListResourceTemplatesResult(value)
+        ServerResultWithTasks::ListResourceTemplatesResult(value)
     }
 }
-impl ::std::convert::From<ListResourcesResult> for ServerResult {
+impl ::std::convert::From<ListResourcesResult> for ServerResultWithTasks {
     fn from(value: ListResourcesResult) -> Self {
-        ServerResult::ListResourcesResult(value)
+        ServerResultWithTasks::ListResourcesResult(value)
     }
 }
-impl ::std::convert::From<ReadResourceResult> for ServerResult {
+impl ::std::convert::From<ReadResourceResult> for ServerResultWithTasks {
     fn from(value: ReadResourceResult) -> Self {
-        ServerResult::ReadResourceResult(value)
+        ServerResultWithTasks::ReadResourceResult(value)
     }
 }
-impl ::std::convert::From<SubscriptionsListenResult> for ServerResult {
+impl ::std::convert::From<SubscriptionsListenResult> for ServerResultWithTasks {
     fn from(value: SubscriptionsListenResult) -> Self {
-        ServerResult::SubscriptionsListenResult(value)
+        ServerResultWithTasks::SubscriptionsListenResult(value)
     }
 }
-impl ::std::convert::From<CallToolResult> for ServerResult {
+impl ::std::convert::From<CallToolResult> for ServerResultWithTasks {
     fn from(value: CallToolResult) -> Self {
-        ServerResult::CallToolResult(value)
+        ServerResultWithTasks::CallToolResult(value)
     }
 }
-impl ::std::convert::From<ListToolsResult> for ServerResult {
+impl ::std::convert::From<ListToolsResult> for ServerResultWithTasks {
     fn from(value: ListToolsResult) -> Self {
-        ServerResult::ListToolsResult(value)
+        ServerResultWithTasks::ListToolsResult(value)
     }
 }
-impl ::std::convert::From<InputRequiredResult> for ServerResult {
+impl ::std::convert::From<InputRequiredResult> for ServerResultWithTasks {
     fn from(value: InputRequiredResult) -> Self {
-        ServerResult::InputRequiredResult(value)
+        ServerResultWithTasks::InputRequiredResult(value)
     }
 }
-impl ::std::convert::From<CreateTaskResult> for ServerResult {
+impl ::std::convert::From<CreateTaskResult> for ServerResultWithTasks {
     fn from(value: CreateTaskResult) -> Self {
-        ServerResult::CreateTaskResult(value)
+        ServerResultWithTasks::CreateTaskResult(value)
     }
 }
 crate::rt::union! {
-    ServerResult by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult, "task" => CreateTaskResult }, unlisted Other {
+    ServerResultWithTasks by shape, "resultType" (ResultType) picks { "input_required" => InputRequiredResult, "task" => CreateTaskResult }, unlisted Other {
         EmptyResult(EmptyResult),
         DiscoverResult(DiscoverResult),
         CompleteResult(CompleteResult),
@@ -3278,6 +3280,17 @@ crate::rt::object! {
     }
 }
 
+pub mod results {
+    //! What each request of this module answers with, by the request's name without `Request` (`results::CallTool`):
+    //! the type of a successful response's `result`, as [`Request::Result`](crate::Request::Result) says, under a
+    //! name to guess. Each is the schema's type (or the generator's name for an inline one), re-exported.
+    pub use super::CallToolResultResponseResultWithTasks as CallTool;
+    pub use super::CancelTaskResult as CancelTask;
+    pub use super::GetPromptResultResponseResultWithTasks as GetPrompt;
+    pub use super::GetTaskResult as GetTask;
+    pub use super::ReadResourceResultResponseResultWithTasks as ReadResource;
+    pub use super::UpdateTaskResult as UpdateTask;
+}
 /// Every request, input request and notification of this revision by wire
 /// method name, with its params and result types (the `Request`,
 /// `InputRequest` and `Notification` impls, as data).
@@ -3334,17 +3347,20 @@ pub const METHODS: &[crate::MethodInfo] = &[
 /// type, which a crate that names its types does not need to compile.
 #[cfg(feature = "type-table")]
 pub const SCHEMA_TYPES: &[crate::rt::TypeEntry] = crate::rt::type_table![
-    plain CallToolResultResponse, union CallToolResultResponseResult, plain
-    CancelTaskRequest, plain CancelTaskRequestParams, default CancelTaskResult, plain
-    CancelledTask, plain CompletedTask, plain CreateTaskResult, union DetailedTask, plain
-    FailedTask, plain GetPromptResultResponse, union GetPromptResultResponseResult, plain
-    GetTaskRequest, plain GetTaskRequestParams, union GetTaskResult, plain
-    GetTaskResultCancelledTask, plain GetTaskResultCompletedTask, plain
-    GetTaskResultFailedTask, plain GetTaskResultInputRequiredTask, plain
-    GetTaskResultWorkingTask, plain InputRequiredTask, plain ReadResourceResultResponse,
-    union ReadResourceResultResponseResult, union ServerResult, plain Task, plain
-    TaskStatus, plain TaskStatusNotification, union TaskStatusNotificationParams, plain
-    TaskStatusNotificationParamsCancelledTask, plain
+    union CallToolResultResponseResultWithTasks as "CallToolResultResponseResult", plain
+    CallToolResultResponseWithTasks as "CallToolResultResponse", plain CancelTaskRequest,
+    plain CancelTaskRequestParams, default CancelTaskResult, plain CancelledTask, plain
+    CompletedTask, plain CreateTaskResult, union DetailedTask, plain FailedTask, union
+    GetPromptResultResponseResultWithTasks as "GetPromptResultResponseResult", plain
+    GetPromptResultResponseWithTasks as "GetPromptResultResponse", plain GetTaskRequest,
+    plain GetTaskRequestParams, union GetTaskResult, plain GetTaskResultCancelledTask,
+    plain GetTaskResultCompletedTask, plain GetTaskResultFailedTask, plain
+    GetTaskResultInputRequiredTask, plain GetTaskResultWorkingTask, plain
+    InputRequiredTask, union ReadResourceResultResponseResultWithTasks as
+    "ReadResourceResultResponseResult", plain ReadResourceResultResponseWithTasks as
+    "ReadResourceResultResponse", union ServerResultWithTasks as "ServerResult", plain
+    Task, plain TaskStatus, plain TaskStatusNotification, union
+    TaskStatusNotificationParams, plain TaskStatusNotificationParamsCancelledTask, plain
     TaskStatusNotificationParamsCompletedTask, plain
     TaskStatusNotificationParamsFailedTask, plain
     TaskStatusNotificationParamsInputRequiredTask, plain
