@@ -196,7 +196,7 @@ fn members_gained_through_a_base_are_changes_of_each_type_that_gains_them() {
     let cacheable: Vec<String> = new
         .items
         .values()
-        .filter(|i| mcp_spec_codegen::rule::ancestors(&new.items, &i.name).contains(&"CacheableResult".to_string()))
+        .filter(|i| mcp_spec_codegen::model::ancestors(&new.items, &i.name).contains(&"CacheableResult".to_string()))
         .filter(|i| spec.revision("2025-11-25").unwrap().item(&i.name).is_some())
         .map(|i| i.name.clone())
         .collect();

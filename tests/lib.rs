@@ -1,7 +1,11 @@
 //! Integration tests of mcp-spec (see the `[[test]]` targets in Cargo.toml), and
 //! what they share: where the spec inputs are, loudly, and the type tables.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+use mcp_spec_codegen::model::{ItemKind, Origin, Revision, Type};
+use serde_json::Value;
 
 /// The spec folder, found as the tools find it (`MCP_SPEC_DIR`, then
 /// `../shared/mcp-spec` beside the workspace). Panics with what was looked for
@@ -750,4 +754,125 @@ pub fn ext_dir() -> PathBuf {
         ),
         Err(d) => panic!("the extension inputs are missing:\n{}", d.render()),
     }
+}
+
+/// The named types reachable from `name` in `rev`, itself included, with the
+/// bases of each struct (whose members it has) and, for an inline type, the
+/// declared type it sits in (the diff names its changes by that one's path).
+pub fn closure(rev: &Revision, name: &str) -> BTreeSet<String> {
+    fn named(t: &Type, out: &mut Vec<String>) {
+        match t {
+            Type::Named(n) => out.push(n.clone()),
+            Type::Array(t) | Type::Map(t) | Type::Nullable(t) => named(t, out),
+            _ => {}
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![name.to_string()];
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n.clone()) {
+            continue;
+        }
+        let Some(item) = rev.item(&n) else { continue };
+        let mut next = Vec::new();
+        if let Origin::Inline { parent, .. } = &item.origin {
+            next.push(parent.clone());
+        }
+        match &item.kind {
+            ItemKind::Struct(s) => {
+                next.extend(s.bases.iter().cloned());
+                s.fields.iter().for_each(|f| named(&f.ty, &mut next));
+                if let Some(ix) = &s.index {
+                    named(ix, &mut next);
+                }
+            }
+            ItemKind::Union(u) => u.variants.iter().for_each(|v| named(&v.ty, &mut next)),
+            ItemKind::Alias(t) => named(t, &mut next),
+            ItemKind::Enum(_) | ItemKind::Const(_) => {}
+        }
+        todo.extend(next);
+    }
+    seen
+}
+
+/// Every member name a struct that a value of `name` may hold declares.
+pub fn declared_names(rev: &Revision, name: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for held in closure(rev, name) {
+        if let Some(ItemKind::Struct(s)) = rev.item(&held).map(|i| &i.kind) {
+            out.extend(s.fields.iter().map(|f| f.wire.clone()));
+        }
+    }
+    out
+}
+
+/// A value of each JSON kind.
+fn json_kinds() -> [Value; 6] {
+    [
+        Value::Null,
+        Value::Bool(true),
+        serde_json::json!(5),
+        serde_json::json!("x"),
+        serde_json::json!([]),
+        serde_json::json!({}),
+    ]
+}
+
+/// Values near `v`: each member's value replaced by a value of each JSON kind,
+/// and each object given one member more, named as a member of the reader's
+/// revision (`names`), of each kind. What a writer's types accept of them is
+/// what it may send: a probe of what its open members (`{ [key: string]:
+/// unknown }`, `unknown`) let through, which samples of the types alone never
+/// hold.
+pub fn probes(v: &Value, names: &BTreeSet<String>) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut put = |at: &mut dyn FnMut(&mut Value)| {
+        let mut w = v.clone();
+        at(&mut w);
+        out.push(w);
+    };
+    let pointers = object_pointers(v, String::new());
+    for p in &pointers {
+        let Some(Value::Object(m)) = v.pointer(p) else { continue };
+        for key in m.keys() {
+            for k in json_kinds() {
+                let member = format!("{p}/{}", key.replace('~', "~0").replace('/', "~1"));
+                put(&mut |w: &mut Value| {
+                    if let Some(slot) = w.pointer_mut(&member) {
+                        *slot = k.clone();
+                    }
+                });
+            }
+        }
+        for name in names.iter().filter(|n| !m.contains_key(*n)) {
+            for k in json_kinds() {
+                put(&mut |w: &mut Value| {
+                    if let Some(Value::Object(m)) = w.pointer_mut(p) {
+                        m.insert(name.clone(), k.clone());
+                    }
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The JSON pointers of every object in `v`.
+fn object_pointers(v: &Value, at: String) -> Vec<String> {
+    let mut out = Vec::new();
+    match v {
+        Value::Object(m) => {
+            out.push(at.clone());
+            for (k, x) in m {
+                out.extend(object_pointers(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"))));
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                out.extend(object_pointers(x, format!("{at}/{i}")));
+            }
+        }
+        _ => {}
+    }
+    out
 }

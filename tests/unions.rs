@@ -27,7 +27,7 @@ fn every_union_member_is_chosen_for_its_own_input() {
                 // the other values of enums, not only the first.
                 for (fill, turn) in [Fill::Required, Fill::All].into_iter().flat_map(|f| (0..3).map(move |t| (f, t))) {
                     cases += 1;
-                    let input = check::member_sample_turn(rev, u, i, fill, turn);
+                    let input = mcp_spec_codegen::sample::member_sample_turn(rev, u, i, fill, turn);
                     // The oracle is the member the input was made for; where the
                     // rule picks another, the generator must have warned of exactly
                     // that pair, and the case is listed in a reviewed golden file.
@@ -333,7 +333,7 @@ fn every_union_reads_alike_through_serde_and_from_text() {
             let mut inputs = vec![json!([1]), json!("s"), json!(null), json!(1.5), json!({})];
             for i in 0..u.variants.len() {
                 for fill in [Fill::Required, Fill::All] {
-                    let sample = check::member_sample_turn(rev, u, i, fill, 0);
+                    let sample = mcp_spec_codegen::sample::member_sample_turn(rev, u, i, fill, 0);
                     if let serde_json::Value::Object(members) = &sample {
                         for key in members.keys() {
                             let mut without = members.clone();

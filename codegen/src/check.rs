@@ -8,9 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{ItemKind, Origin, Revision, Role, Type};
 use crate::names::is_keyword;
-use crate::rule::{choose, member_sample};
+use crate::rule::choose;
 use crate::rust::member_name;
 use crate::sample::Fill;
+use crate::sample::member_sample;
 
 /// Returns `(union, member, chosen instead, fill)` in a fixed order.
 pub fn ambiguous_members(rev: &Revision) -> Vec<(String, String, String, Fill)> {

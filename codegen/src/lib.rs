@@ -113,7 +113,7 @@ pub fn generate_module(path: &Path, text: &str) -> Result<(String, Diagnostics),
 }
 
 #[cfg(test)]
-mod layering {
+pub(crate) mod layering {
     use std::collections::{BTreeMap, BTreeSet};
     use std::path::Path;
 
@@ -160,27 +160,38 @@ mod layering {
         graph
     }
 
-    /// Stages import downward only: the modules of `codegen/src` form no cycle.
-    #[test]
-    fn no_module_imports_one_that_imports_it_back() {
-        let graph = imports();
-        assert!(graph.contains_key("emit") && graph.contains_key("model"), "{graph:?}");
-        fn visit(n: &str, g: &BTreeMap<String, BTreeSet<String>>, path: &mut Vec<String>, done: &mut BTreeSet<String>) {
+    /// Panics naming the first cycle in `graph` (module → the modules it names).
+    pub(crate) fn assert_acyclic(graph: &BTreeMap<String, BTreeSet<String>>, what: &str) {
+        fn visit(
+            n: &str,
+            g: &BTreeMap<String, BTreeSet<String>>,
+            path: &mut Vec<String>,
+            done: &mut BTreeSet<String>,
+            what: &str,
+        ) {
             if let Some(at) = path.iter().position(|p| p == n) {
-                panic!("import cycle: {} -> {n}", path[at..].join(" -> "));
+                panic!("import cycle in {what}: {} -> {n}", path[at..].join(" -> "));
             }
             if !done.insert(n.to_string()) {
                 return;
             }
             path.push(n.to_string());
             for m in g.get(n).into_iter().flatten() {
-                visit(m, g, path, done);
+                visit(m, g, path, done, what);
             }
             path.pop();
         }
         let mut done = BTreeSet::new();
         for n in graph.keys() {
-            visit(n, &graph, &mut Vec::new(), &mut done);
+            visit(n, graph, &mut Vec::new(), &mut done, what);
         }
+    }
+
+    /// Stages import downward only: the modules of `codegen/src` form no cycle.
+    #[test]
+    fn no_module_imports_one_that_imports_it_back() {
+        let graph = imports();
+        assert!(graph.contains_key("emit") && graph.contains_key("model"), "{graph:?}");
+        assert_acyclic(&graph, "codegen/src");
     }
 }

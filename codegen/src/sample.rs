@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::model::{Docs, ItemKind, LiteralValue, Revision, Type};
+use crate::model::{Docs, ItemKind, LiteralValue, Revision, Type, Union};
 
 /// How much of a type a sample fills in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,3 +133,46 @@ fn literal(v: &LiteralValue) -> Value {
         LiteralValue::Bool(b) => json!(b),
     }
 }
+
+/// An input made for member `i` of `u`: its sample, with the selector's value
+/// for it when the union has one.
+pub fn member_sample(rev: &Revision, u: &Union, i: usize, fill: Fill) -> Value {
+    member_sample_turn(rev, u, i, fill, 0)
+}
+
+/// [`member_sample`] with the member's own sample made at `turn` (see
+/// [`sample_turn`](crate::sample::sample_turn)).
+pub fn member_sample_turn(rev: &Revision, u: &Union, i: usize, fill: Fill, turn: usize) -> Value {
+    let mut input = crate::sample::sample_turn(rev, &u.variants[i].ty, fill, turn);
+    if let (Some(sel), Value::Object(m)) = (u.selector(), &mut input) {
+        if let Some((value, _)) = sel.tags.iter().find(|(_, k)| *k == i) {
+            m.insert(sel.field.clone(), Value::String(value.clone()));
+        } else if sel.other == Some(i) {
+            m.insert(sel.field.clone(), Value::String(UNLISTED_SAMPLE.into()));
+        } else if m.get(&sel.field).and_then(Value::as_str).is_some_and(|v| sel.tags.iter().any(|(t, _)| t == v)) {
+            // A value that picks another member: this member's input takes the
+            // field's default instead (`"complete"`), or goes without it.
+            let default = match rev.canonical(&u.variants[i].ty) {
+                Type::Named(n) => match rev.item(n).map(|it| &it.kind) {
+                    Some(ItemKind::Struct(st)) => {
+                        st.field(&sel.field).and_then(|f| f.role.default()).map(|l| l.value.to_json())
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            match default.and_then(|d| serde_json::from_str::<Value>(&d).ok()) {
+                Some(d) => {
+                    m.insert(sel.field.clone(), d);
+                }
+                None => {
+                    m.remove(&sel.field);
+                }
+            }
+        }
+    }
+    input
+}
+
+/// A selector value no enum of the schema lists, for the catch-all member's samples.
+pub const UNLISTED_SAMPLE: &str = "com.example/unlisted";

@@ -336,7 +336,7 @@ impl Cx<'_> {
             // The bases gained or lost, with theirs.
             let old_name = renames.get(&c.path).cloned().unwrap_or_else(|| c.path.clone());
             let lineage = |rev: &Revision, name: &str| -> BTreeSet<String> {
-                crate::rule::ancestors(&rev.items, name).into_iter().collect()
+                crate::model::ancestors(&rev.items, name).into_iter().collect()
             };
             let (was, is) = (lineage(old, &old_name), lineage(new, &c.path));
             let changed: BTreeSet<String> = was.symmetric_difference(&is).cloned().collect();

@@ -208,7 +208,7 @@ pub fn union_froms(item: &Item, u: &Union, cx: &Cx<'_>) -> String {
 /// base does not name goes into its `extra`, so nothing is lost.
 pub fn base_froms(item: &Item, s: &Struct, cx: &Cx<'_>) -> String {
     let mut out = String::new();
-    for base in &crate::rule::ancestors(&cx.rev.items, &item.name) {
+    for base in &crate::model::ancestors(&cx.rev.items, &item.name) {
         let Some(b) = cx.rev.item(base).and_then(|i| match &i.kind {
             ItemKind::Struct(b) => Some(b),
             _ => None,

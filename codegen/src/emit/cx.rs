@@ -18,6 +18,10 @@ use crate::rust::{RustType, RustTypes};
 /// (the registry's look-ahead notes: "Removed in 2026-07-28").
 pub type Notes = BTreeMap<String, Vec<String>>;
 
+/// Extra doc lines per revision module (keyed by module name), e.g. look-ahead
+/// notes from the deprecation registry.
+pub type RevisionNotes = BTreeMap<String, Notes>;
+
 pub struct Cx<'a> {
     pub rev: &'a Revision,
     pub notes: &'a Notes,
@@ -147,7 +151,7 @@ pub(super) fn literal_text(l: &LiteralValue) -> (String, &'static str) {
 }
 
 /// What a doc attribute holds in place of its text: prettyplease prints it as
-/// `///@mcp-spec-doc:<n>`, and `super::format::expand_docs` writes the text there.
+/// `///@mcp-spec-doc:<n>`, and `format::expand_docs` writes the text there.
 pub const DOC_PLACEHOLDER: &str = "@mcp-spec-doc:";
 
 /// The text of each doc attribute [`DocTexts::attrs`] made, by the number its
@@ -182,5 +186,26 @@ impl DocTexts {
     pub fn with_text<R>(&self, id: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
         let texts = self.0.borrow();
         f(id.checked_sub(1).and_then(|i| texts.get(i)).map(String::as_str))
+    }
+}
+
+/// One item's text: its definition (prettyplease), its builders and other impls
+/// and the macro call that writes its serde impls (laid out by hand) and, for a
+/// request or notification, its `Request`, `InputRequest` or `Notification` impl. Everything the item brings
+/// into a module, so a shared item is this text moved as it is.
+pub struct ItemText {
+    pub name: String,
+    pub text: String,
+}
+
+/// The lints every module of generated items allows: deprecated items are used
+/// where the schema uses them, items keep the schema's names, whatever their
+/// case, and `new` takes every required member (however many) and is not
+/// `Default` where a struct requires nothing only because it has `Default` too.
+pub(crate) fn item_module_allows() -> TokenStream {
+    quote! {
+        #![allow(deprecated, non_camel_case_types, non_upper_case_globals)]
+        #![allow(clippy::large_enum_variant, clippy::enum_variant_names, clippy::deprecated_semver)]
+        #![allow(clippy::new_without_default, clippy::too_many_arguments)]
     }
 }

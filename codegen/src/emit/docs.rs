@@ -2,7 +2,7 @@
 //! links to absolute ones, examples inlined as JSON blocks, and escaping so that
 //! rustdoc with `-D warnings` has nothing to say.
 
-use crate::model::{Docs, InlineRole, Item, ItemKind, Revision, Type};
+use crate::model::{Docs, InlineRole, Item, ItemKind, Revision, Type, Union, UnionRule};
 use crate::names::field_ident;
 
 const SITE: &str = "https://modelcontextprotocol.io";
@@ -418,6 +418,40 @@ pub fn inline_origin(item: &Item, parent: &str, field: &str, role: InlineRole) -
     } else {
         format!("The inline {kind} type of {what} {place} in the schema (see [`{parent}`]).")
     }
+}
+
+/// The union's rule in words, for its docs: one paragraph per line. The rules
+/// themselves are told once, in the crate docs' "How unions are read"; each
+/// member's docs give the value that selects it.
+pub fn describe(u: &Union) -> Vec<String> {
+    const SEE: &str = "see [how unions are read](crate#how-unions-are-read)";
+    let name = |k: usize| u.variants[k].name.as_str();
+    let line = match &u.rule {
+        UnionRule::Tagged { field, fallback: Some(k) } => format!(
+            "Reading: by the value of `{field}`; any other value reads as `{}`, so messages this revision does not know pass through ({SEE}).",
+            name(*k)
+        ),
+        UnionRule::Tagged { field, fallback: None } => {
+            format!(
+                "Reading: by the value of `{field}`; an unknown value is an error that lists the known ones ({SEE})."
+            )
+        }
+        UnionRule::Selected(sel) => {
+            let other = match sel.other {
+                Some(k) => format!(" (a value `{}` does not list reads `{}`)", sel.values_of, name(k)),
+                None => String::new(),
+            };
+            format!(
+                "Reading: by `{}` first{other}, then by shape among the members no value selects ({SEE}).",
+                sel.field
+            )
+        }
+        UnionRule::Shape => {
+            format!("Reading: by shape, the member whose keys the input has, most specific first ({SEE}).")
+        }
+        UnionRule::Kind => format!("Reading: by the input's JSON kind alone ({SEE})."),
+    };
+    vec![line]
 }
 
 #[cfg(test)]

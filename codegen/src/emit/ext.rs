@@ -7,10 +7,14 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::cx::item_module_allows;
 use super::cx::{Notes, ident};
+use super::format::format_file;
+use super::header::{COMMAND, lib_header_for};
 use super::items::inner_doc_attrs;
-use super::krate::lib_header_for;
-use super::{COMMAND, Files, format_file, format_items, item_module_allows, share};
+use super::krate::Files;
+use super::module::format_items;
+use super::share;
 use crate::diag::Diagnostics;
 use crate::extension::{Extension, ExtensionRevision};
 

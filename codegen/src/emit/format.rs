@@ -109,16 +109,6 @@ pub fn expand_docs(text: &str, docs: &DocTexts) -> (String, usize) {
     (out, unresolved)
 }
 
-/// Marks each Rust file of the crate to be left as written by `cargo fmt` (see
-/// [`mark_unformatted`]).
-pub(super) fn mark_all_unformatted(files: &mut super::Files) {
-    for (path, text) in files.iter_mut() {
-        if path.extension().is_some_and(|e| e == "rs") {
-            mark_unformatted(text);
-        }
-    }
-}
-
 /// Marks a Rust file to be left as written by `cargo fmt`: the mark goes after
 /// the file's leading `//` comments, first of its inner attributes. Each file
 /// says it for itself because the crate root's skip does not reach out-of-line

@@ -48,7 +48,7 @@ impl Emitted {
 }
 
 /// One model item as Rust. Its doc attributes hold placeholders whose text is
-/// in `cx.docs`: format the tokens with `super::format_file_with` and those texts.
+/// in `cx.docs`: format the tokens with `format::format_file_with` and those texts.
 pub fn emit_item(item: &Item, cx: &Cx<'_>) -> Emitted {
     let mut lines = cx.doc_lines(&item.docs, &item.name);
     if let Origin::Inline { parent, field, role } = &item.origin {
@@ -244,7 +244,7 @@ fn emit_enum(item: &Item, e: &StringEnum, mut lines: Vec<String>, cx: &Cx<'_>) -
 fn emit_union(item: &Item, u: &Union, mut lines: Vec<String>, cx: &Cx<'_>) -> Emitted {
     let name = ident(&item.name);
     let dep = deprecated_attr(&item.docs.deprecated);
-    for (i, line) in crate::rule::describe(u).into_iter().enumerate() {
+    for (i, line) in super::docs::describe(u).into_iter().enumerate() {
         if i == 0 {
             push_paragraph(&mut lines, line);
         } else {

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 use crate::model::Spec;
 use crate::registry::{EntryKind, Later, Registry, State};
 
-use super::RevisionNotes;
+use super::cx::RevisionNotes;
 
 /// Doc lines for older modules about what later revisions do to an item:
 /// "**Later revisions:** Deprecated in 2026-07-28 (SEP-2577). Removed in ...".

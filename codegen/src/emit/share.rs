@@ -33,7 +33,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use quote::quote;
 
-use super::ItemText;
+use super::cx::ItemText;
 use super::cx::ident;
 use super::items::inner_doc_attrs;
 use crate::diag::Span;
@@ -325,7 +325,7 @@ pub fn shared_module_text(
         "each revision module re-exports them.".to_string(),
     ];
     let doc = inner_doc_attrs(&docs);
-    let allows = super::item_module_allows();
+    let allows = super::cx::item_module_allows();
     // Imports follow mentions, which count names in strings too.
     let head = quote! {
         #doc

@@ -20,6 +20,7 @@ mod object;
 pub mod overrides;
 mod passes;
 mod union;
+mod union_rules;
 mod utility;
 
 use object::ObjectShape;
@@ -76,7 +77,7 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
         lx.diags.push(w);
     }
     lx.resolve_member_names();
-    crate::rule::decide_unions(&mut lx.items);
+    union_rules::decide_unions(&mut lx.items);
     lx.check_defaults();
     lx.attach_value_deprecations();
     lx.box_cycles();

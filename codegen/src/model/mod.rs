@@ -130,6 +130,23 @@ pub fn struct_of<'a>(items: &'a BTreeMap<String, Item>, name: &str) -> Option<&'
     }
 }
 
+/// The bases of a struct and theirs, nearest first.
+pub fn ancestors(items: &BTreeMap<String, Item>, name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut queue: std::collections::VecDeque<String> =
+        struct_of(items, name).map(|s| s.bases.iter().cloned().collect()).unwrap_or_default();
+    while let Some(b) = queue.pop_front() {
+        if out.contains(&b) || out.len() > 64 {
+            continue;
+        }
+        if let Some(s) = struct_of(items, &b) {
+            queue.extend(s.bases.iter().cloned());
+        }
+        out.push(b);
+    }
+    out
+}
+
 #[derive(Clone, Debug)]
 pub struct Item {
     pub name: String,
@@ -318,7 +335,7 @@ impl Field {
 #[derive(Clone, Debug)]
 pub struct Union {
     pub variants: Vec<Variant>,
-    /// How the union is read: decided once, by `rule::decide_unions`; every later
+    /// How the union is read: decided once, by `lower::union_rules`; every later
     /// stage (emit, docs, samples, the diff) matches on it.
     pub rule: UnionRule,
 }
