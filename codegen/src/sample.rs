@@ -141,7 +141,7 @@ pub fn member_sample(rev: &Revision, u: &Union, i: usize, fill: Fill) -> Value {
 }
 
 /// [`member_sample`] with the member's own sample made at `turn` (see
-/// [`sample_turn`](crate::sample::sample_turn)).
+/// [`sample_turn`]).
 pub fn member_sample_turn(rev: &Revision, u: &Union, i: usize, fill: Fill, turn: usize) -> Value {
     let mut input = crate::sample::sample_turn(rev, &u.variants[i].ty, fill, turn);
     if let (Some(sel), Value::Object(m)) = (u.selector(), &mut input) {

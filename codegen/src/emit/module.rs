@@ -252,7 +252,7 @@ pub struct RevisionModule {
 pub struct ItemPiece {
     pub name: String,
     pub tokens: TokenStream,
-    /// Builders and other impls, laid out (see [`items::Emitted`]).
+    /// Builders and other impls, laid out (see [`super::items::Emitted`]).
     pub impls: String,
     /// The runtime macro call that writes its serde impls.
     pub call: Option<calls::Call>,
