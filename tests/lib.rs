@@ -523,18 +523,21 @@ pub fn lock_like_root(dir: &Path) -> Result<(), String> {
         return Err(format!("cargo metadata in {}: {}", dir.display(), String::from_utf8_lossy(&out.stderr)));
     }
     let pinned = |path: &Path| -> Result<std::collections::BTreeSet<(String, String)>, String> {
+        #[derive(serde::Deserialize)]
+        struct Lock {
+            package: Vec<Package>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Package {
+            name: String,
+            version: String,
+            source: Option<String>,
+        }
         let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        let lock: Lock = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         // Each package fetched from a registry (a `source`), by name and version;
         // the crates of a path (this one, the workspace's) have none.
-        let mut out = std::collections::BTreeSet::new();
-        for block in text.split("[[package]]").skip(1) {
-            let value =
-                |key: &str| block.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim_matches('"').to_string());
-            if let (Some(n), Some(v), Some(_)) = (value("name = "), value("version = "), value("source = ")) {
-                out.insert((n, v));
-            }
-        }
-        Ok(out)
+        Ok(lock.package.into_iter().filter(|p| p.source.is_some()).map(|p| (p.name, p.version)).collect())
     };
     let (here, all) = (pinned(&dir.join("Cargo.lock"))?, pinned(&root)?);
     let new: Vec<String> = here.difference(&all).map(|(n, v)| format!("{n} {v}")).collect();

@@ -123,6 +123,11 @@ fn member_tags(rev: &Revision, member: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether an error quotes one of `values` (`` `audio` `` or `"audio"`).
+fn names_a_value(error: &str, values: &[String]) -> bool {
+    values.iter().any(|v| error.contains(&format!("`{v}`")) || error.contains(&format!("\"{v}\"")))
+}
+
 /// The named type a change is about: its path's first segment.
 fn root_of(path: &str) -> &str {
     path.split(['.', '|', '@']).next().unwrap_or(path)
@@ -219,12 +224,7 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
             for (v, e) in rejects.iter() {
                 let explained = touching.iter().filter(|c| breaking(c, side)).any(|c| match member_of(&c.path) {
                     None => true,
-                    Some(m) => {
-                        e.contains(m)
-                            || member_tags(writer_rev, m)
-                                .iter()
-                                .any(|t| e.contains(&format!("`{t}`")) || e.contains(&format!("\"{t}\"")))
-                    }
+                    Some(m) => e.contains(m) || names_a_value(e, &member_tags(writer_rev, m)),
                 });
                 tally.rejections += 1;
                 if !explained {
@@ -267,8 +267,7 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
                 // A member of a union inside the type (`content[]|AudioContent`): the
                 // reader's error names the value that selects it (`audio`).
                 let tags = member.map(|m| member_tags(writer_rev, m)).unwrap_or_default();
-                let names_tag =
-                    |e: &str| tags.iter().any(|t| e.contains(&format!("`{t}`")) || e.contains(&format!("\"{t}\"")));
+                let names_tag = |e: &str| names_a_value(e, &tags);
                 let shows = |v: &Value, e: &str| if variant { is_member(v) || names_tag(e) } else { names_it(e) };
                 let by_sample = rejects.iter().any(|(v, e)| shows(v, e));
                 let by_probe = || {

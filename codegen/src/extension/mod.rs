@@ -584,10 +584,13 @@ fn add_to_core_unions(rev: &mut Revision, ext: &str) {
             core.name,
             joining.iter().map(|(n, v)| format!("`{n}` (`resultType: \"{v}\"`)")).collect::<Vec<_>>().join(", ")
         )];
-        widened.push(Item { name: widen(&item.name), kind: ItemKind::Union(u), docs, ..item.clone() });
+        widened.push((
+            item.name.clone(),
+            Item { name: widen(&item.name), kind: ItemKind::Union(u), docs, ..item.clone() },
+        ));
     }
     // The core's names of the unions widened.
-    let unions: Vec<String> = widened.iter().map(|i| i.name.trim_end_matches(&suffix).to_string()).collect();
+    let unions: Vec<String> = widened.iter().map(|(core_name, _)| core_name.clone()).collect();
     for item in core.items.values() {
         let ItemKind::Struct(s) = &item.kind else { continue };
         let holds = s.fields.iter().any(|f| matches!(&f.ty, Type::Named(n) if unions.contains(n)));
@@ -609,11 +612,13 @@ fn add_to_core_unions(rev: &mut Revision, ext: &str) {
                 core.name,
                 held.join(", ")
             )];
-            widened.push(Item { name: widen(&item.name), kind: ItemKind::Struct(s), docs, ..item.clone() });
+            widened.push((
+                item.name.clone(),
+                Item { name: widen(&item.name), kind: ItemKind::Struct(s), docs, ..item.clone() },
+            ));
         }
     }
-    for item in widened {
-        let core_name = item.name.trim_end_matches(&suffix).to_string();
+    for (core_name, item) in widened {
         rev.widened.insert(core_name, item.name.clone());
         rev.items.insert(item.name.clone(), item);
     }
