@@ -9,7 +9,7 @@
 //! field reads, exhaustive match) that fails against NEW by a change with an api
 //! verdict (`every_api_break_a_completeness_pass_finds_is_a_change_the_diff_reports`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use mcp_spec_codegen::Spec;
 use mcp_spec_codegen::diff::{Change, ChangeId, Diff, Wire, diff};
@@ -107,20 +107,26 @@ fn member_of(path: &str) -> Option<&str> {
     Some(last.trim_matches('"'))
 }
 
-/// The string values that select a union member named `member`, in any union of `rev`.
-fn member_tags(rev: &Revision, member: &str) -> Vec<String> {
-    rev.items
-        .values()
-        .filter_map(|i| match &i.kind {
-            ItemKind::Union(u) => Some(u),
-            _ => None,
-        })
-        .flat_map(|u| u.variants.iter().filter(|v| v.name == member).flat_map(|v| &v.tags))
-        .filter_map(|t| match &t.value {
+/// The string values that select each union member, by the member's name, over
+/// every union of `rev` (built once per pair, asked once per rejection).
+fn member_tags(rev: &Revision) -> HashMap<String, Vec<String>> {
+    let mut tags: HashMap<String, Vec<String>> = HashMap::new();
+    let unions = rev.items.values().filter_map(|i| match &i.kind {
+        ItemKind::Union(u) => Some(u),
+        _ => None,
+    });
+    for v in unions.flat_map(|u| &u.variants) {
+        let values = v.tags.iter().filter_map(|t| match &t.value {
             mcp_spec_codegen::model::LiteralValue::Str(s) => Some(s.clone()),
             _ => None,
-        })
-        .collect()
+        });
+        tags.entry(v.name.clone()).or_default().extend(values);
+    }
+    tags
+}
+
+fn tags_of<'a>(tags: &'a HashMap<String, Vec<String>>, member: &str) -> &'a [String] {
+    tags.get(member).map(Vec::as_slice).unwrap_or_default()
 }
 
 /// Whether an error quotes one of `values` (`` `audio` `` or `"audio"`).
@@ -171,6 +177,7 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
     let renamed = renamed_to_old(d);
     let old_name = |new_name: &str| renamed.get(new_name).copied().unwrap_or(new_name).to_string();
     let (old_examples, new_examples) = (support::examples_by_type(old), support::examples_by_type(new));
+    let (old_tags, new_tags) = (member_tags(old), member_tags(new));
     // The types of each side the changes are about, under NEW's names.
     let breaking = |c: &Change, side: Wire| c.wire == side || c.wire == Wire::Both;
     for item in new.items.values() {
@@ -218,13 +225,13 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
         // of a type this one holds, whose member (or the value selecting it) the
         // error names, or which is about a type as a whole. A rejection only a
         // change called compatible could explain is one it got wrong.
-        for (side, rejects, writer_rev) in
-            [(Wire::OldReaders, &old_rejects, new), (Wire::OldWriters, &new_rejects, old)]
+        for (side, rejects, writer_tags) in
+            [(Wire::OldReaders, &old_rejects, &new_tags), (Wire::OldWriters, &new_rejects, &old_tags)]
         {
             for (v, e) in rejects.iter() {
                 let explained = touching.iter().filter(|c| breaking(c, side)).any(|c| match member_of(&c.path) {
                     None => true,
-                    Some(m) => e.contains(m) || names_a_value(e, &member_tags(writer_rev, m)),
+                    Some(m) => e.contains(m) || names_a_value(e, tags_of(writer_tags, m)),
                 });
                 tally.rejections += 1;
                 if !explained {
@@ -255,9 +262,18 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
             let names_it = |e: &str| member.is_none_or(|m| e.contains(m));
             // A union's member added or removed: the value is that member to its writer.
             let variant = c.path.contains('|');
-            for (side, rejects, writer, reader, values, writer_rev, reader_rev, reader_name) in [
-                (Wire::OldReaders, &old_rejects, new_entry, old_entry, &new_values, new, old, old_name(&item.name)),
-                (Wire::OldWriters, &new_rejects, old_entry, new_entry, &old_values, old, new, item.name.clone()),
+            for (side, rejects, writer, reader, values, writer_tags, reader_rev, reader_name) in [
+                (
+                    Wire::OldReaders,
+                    &old_rejects,
+                    new_entry,
+                    old_entry,
+                    &new_values,
+                    &new_tags,
+                    old,
+                    old_name(&item.name),
+                ),
+                (Wire::OldWriters, &new_rejects, old_entry, new_entry, &old_values, &old_tags, new, item.name.clone()),
             ] {
                 if !breaking(c, side) {
                     continue;
@@ -266,8 +282,8 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
                     |v: &Value| writer.choose.is_some_and(|choose| choose(v.clone()).is_ok_and(|m| Some(m) == member));
                 // A member of a union inside the type (`content[]|AudioContent`): the
                 // reader's error names the value that selects it (`audio`).
-                let tags = member.map(|m| member_tags(writer_rev, m)).unwrap_or_default();
-                let names_tag = |e: &str| names_a_value(e, &tags);
+                let tags = member.map(|m| tags_of(writer_tags, m)).unwrap_or_default();
+                let names_tag = |e: &str| names_a_value(e, tags);
                 let shows = |v: &Value, e: &str| if variant { is_member(v) || names_tag(e) } else { names_it(e) };
                 let by_sample = rejects.iter().any(|(v, e)| shows(v, e));
                 let by_probe = || {

@@ -69,6 +69,15 @@ pub struct Method {
     pub cacheable: bool,
 }
 
+impl Method {
+    /// The name the generated crate's `results` module gives this request's
+    /// result: the request's type name without `Request` (`CallTool` for
+    /// `CallToolRequest`), whatever the schema names the result.
+    pub fn results_name(&self) -> &str {
+        self.message.strip_suffix("Request").unwrap_or(&self.message)
+    }
+}
+
 /// The methods of a revision, by wire name. When two declared types fix the same
 /// method (none do today), the first by name is kept.
 pub fn methods(rev: &Revision) -> Vec<Method> {

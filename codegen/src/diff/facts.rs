@@ -189,8 +189,7 @@ pub fn method_summary(m: &crate::protocol::Method) -> String {
         // The result by its type's name and by the name the generated crate also
         // gives it (`results::CallTool`), so either finds the change.
         (kind, Some(r)) if kind.is_request() => {
-            let alias = m.message.strip_suffix("Request").unwrap_or(&m.message);
-            format!("{} {} -> {r} (results::{alias})", kind.as_str(), m.message)
+            format!("{} {} -> {r} (results::{})", kind.as_str(), m.message, m.results_name())
         }
         (kind, _) => format!("{} {}", kind.as_str(), m.message),
     }

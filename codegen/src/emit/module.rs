@@ -201,13 +201,11 @@ fn results_module(rev: &Revision, methods: &[crate::protocol::Method]) -> TokenS
     let asked = methods.iter().filter(|m| m.kind != crate::protocol::MethodKind::Notification);
     for m in asked {
         let Some(result) = m.result.as_ref().filter(|r| rev.item(r).is_some()) else { continue };
-        let name = m.message.strip_suffix("Request").unwrap_or(&m.message);
-        names.entry(name.to_string()).or_insert_with(|| result.clone());
+        names.entry(m.results_name().to_string()).or_insert_with(|| result.clone());
     }
     for m in &core_methods {
         let Some(own) = m.result.as_ref().and_then(|r| rev.widened.get(r)) else { continue };
-        let name = m.message.strip_suffix("Request").unwrap_or(&m.message);
-        names.entry(name.to_string()).or_insert_with(|| own.clone());
+        names.entry(m.results_name().to_string()).or_insert_with(|| own.clone());
     }
     if names.is_empty() {
         return TokenStream::new();
