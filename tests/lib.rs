@@ -67,6 +67,8 @@ mod docs_extensions {}
 mod docs_registry_and_diff {}
 #[doc = include_str!("../docs/architecture.md")]
 mod docs_architecture {}
+#[doc = include_str!("../docs/testing.md")]
+mod docs_testing {}
 
 /// Reads `text` with a type-table entry and writes it back, and says which
 /// members the generated code kept as unknown on the way, at any depth (the

@@ -2,7 +2,7 @@
 # Mutation testing of the suite itself (issue #17): cargo-mutants mutates one
 # file of the generator and runs the tests that should notice. Not part of CI
 # (a file takes one to two hours on two cores); the last results, and why each
-# surviving mutant survives, are in tests/MUTANTS.md.
+# surviving mutant survives, are in docs/testing.md (Mutation testing of the suite).
 #
 #   bash tests/mutants.sh FILE [SHARD/SHARDS] [-- cargo-mutants flags...]
 #   bash tests/mutants.sh codegen/src/rule.rs 3/8
