@@ -22,6 +22,7 @@ mod methods;
 mod mutants;
 mod negative;
 mod oracle;
+mod oracle_methods;
 mod registry;
 mod schema_json;
 mod server_peers;

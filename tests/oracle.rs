@@ -18,7 +18,7 @@ use mcp_spec_tests as support;
 use mcp_spec_types::rt::TypeEntry;
 use serde_json::Value;
 
-fn real_spec() -> Spec {
+pub(crate) fn real_spec() -> Spec {
     mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render())).0
 }
 
@@ -27,7 +27,7 @@ fn real_spec() -> Spec {
 /// as `draft` is 2026-07-28's today, has that one's pairs), never by the diff
 /// under test. Exactly as many as the pinned inputs make: a revision dropped in
 /// later adds as many pairs as there are revisions before it.
-fn pairs(spec: &Spec) -> Vec<(&Revision, &Revision)> {
+pub(crate) fn pairs(spec: &Spec) -> Vec<(&Revision, &Revision)> {
     let mut r: Vec<&Revision> = Vec::new();
     for rev in &spec.revisions {
         let module = support::types_of(&rev.name).as_ptr();
@@ -90,7 +90,7 @@ fn too_little(old: &Revision, new: &Revision, counts: &[(&str, usize, usize)]) -
 }
 
 /// Each type the diff calls renamed, by its NEW name, with its OLD one.
-fn renamed_to_old(d: &Diff) -> BTreeMap<&str, &str> {
+pub(crate) fn renamed_to_old(d: &Diff) -> BTreeMap<&str, &str> {
     d.changes
         .iter()
         .filter(|c| c.id == ChangeId::TypeRenamed)
@@ -135,7 +135,7 @@ fn names_a_value(error: &str, values: &[String]) -> bool {
 }
 
 /// The named type a change is about: its path's first segment.
-fn root_of(path: &str) -> &str {
+pub(crate) fn root_of(path: &str) -> &str {
     path.split(['.', '|', '@']).next().unwrap_or(path)
 }
 
@@ -158,7 +158,7 @@ struct WireTally {
     disagreements: Vec<String>,
 }
 
-fn reads(entry: &TypeEntry, v: &Value) -> Result<(), String> {
+pub(crate) fn reads(entry: &TypeEntry, v: &Value) -> Result<(), String> {
     (entry.read)(&v.to_string())
 }
 
@@ -433,7 +433,7 @@ fn old_type_text(rev: &Revision, t: &mcp_spec_codegen::rust::RustType) -> String
 }
 
 /// The item a path leads to, when it is one (a declared or inline type).
-fn item_at<'r>(rev: &'r Revision, path: &str) -> Option<&'r mcp_spec_codegen::model::Item> {
+pub(crate) fn item_at<'r>(rev: &'r Revision, path: &str) -> Option<&'r mcp_spec_codegen::model::Item> {
     use mcp_spec_codegen::model::Target;
     match rev.resolve_path(path)?.target {
         Target::Item(i) => Some(i),
