@@ -8,7 +8,7 @@
 //! printed; `MCP_MUTANTS_SEED=S` starts there instead. A failure names its
 //! mutant's seed, so `MCP_MUTANTS=1 MCP_MUTANTS_SEED=<seed>` replays it. A few
 //! of the mutants that go through every stage have their crate compiled too
-//! (`MCP_MUTANTS_COMPILED=N`: that many).
+//! (`MCP_MUTANTS_COMPILED=N`: that many; by default 5, each one whose model changed).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -279,8 +279,22 @@ const FULL_EVERY: u64 = 50;
 const WORKER: &str = "mutant-worker-";
 
 /// How many of a run's mutants that go through every stage have their crate
-/// compiled (the first ones by seed), unless `MCP_MUTANTS_COMPILED` says.
-const COMPILED: usize = 2;
+/// compiled, unless `MCP_MUTANTS_COMPILED` says: the first ones by seed whose
+/// model differs from their revision's (a mutation in a comment or one the
+/// lowering undoes would compile the unmutated crate again, proving nothing).
+const COMPILED: usize = 5;
+
+/// Whether the mutant of `seed` lowers to another model than its revision's:
+/// an item added, gone or changed.
+fn model_changed(baselines: &[Baseline], seed: u64) -> bool {
+    let mut pick = Rng::new(seed ^ 0x5EED_F00D_CAFE_D00D);
+    let base = &baselines[pick.below(baselines.len())];
+    let (text, _) = mutate(&base.text, &mut Rng::new(seed));
+    let (rev, diags) = mcp_spec_codegen::spec::read_revision(base.name.clone(), "m".into(), false, &base.path, &text);
+    !diags.has_errors()
+        && (rev.items.len() != base.items.len()
+            || rev.items.values().any(|i| base.items.get(&i.name).is_none_or(|k| *k != item_key(i))))
+}
 
 /// Regenerates the crate of the mutant of `seed` (beside its unmutated
 /// revision), writes it under `target/downstream/` and checks it with every
@@ -427,17 +441,26 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     // A few crates of mutants that went through every stage, compiled: valid
     // Rust is not enough, the generated code must build without a warning.
     full_seeds.sort();
-    let compiled = std::env::var("MCP_MUTANTS_COMPILED").ok().and_then(|v| v.parse().ok()).unwrap_or(COMPILED);
-    for (k, &seed) in full_seeds.iter().take(compiled).enumerate() {
+    let asked = std::env::var("MCP_MUTANTS_COMPILED").ok().and_then(|v| v.parse().ok());
+    let to_compile: Vec<u64> = full_seeds
+        .iter()
+        .copied()
+        .filter(|&seed| model_changed(&baselines, seed))
+        .take(asked.unwrap_or(COMPILED))
+        .collect();
+    let compile_started = Instant::now();
+    for (k, &seed) in to_compile.iter().enumerate() {
         if let Err(why) = compile_mutant(&baselines, seed, k) {
             failures.push(format!("seed {seed}: its crate does not build: {why}"));
         }
     }
     eprintln!(
-        "{total} mutants in {:.1} s on {workers} threads: {generated} generated ({} through the crate, registry and diff: {full_runs:?}), {diagnosed} diagnosed, {} failed",
+        "{total} mutants in {:.1} s on {workers} threads: {generated} generated ({} through the crate, registry and diff: {full_runs:?}), {diagnosed} diagnosed, {} failed; {} crates of mutants whose model changed compiled, seeds {to_compile:?}, in {:.1} s",
         started.elapsed().as_secs_f64(),
         full_runs.values().sum::<usize>(),
-        failures.len()
+        failures.len(),
+        to_compile.len(),
+        compile_started.elapsed().as_secs_f64()
     );
     assert!(
         failures.is_empty(),
@@ -449,5 +472,8 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     assert!(generated > 0 && diagnosed > 0, "the mutants should exercise both outcomes");
     if total >= 3000 {
         assert_eq!(full_runs.len(), baselines.len(), "every revision gets full runs: {full_runs:?}");
+    }
+    if asked.is_none() && total >= 3000 {
+        assert_eq!(to_compile.len(), COMPILED, "mutants whose model changed, compiled");
     }
 }
