@@ -143,14 +143,19 @@ fn a_run_that_fails_midway_leaves_the_previous_crate_as_it_was() {
     output::write_crate(&out, &second).unwrap();
     assert!(output::check_crate(&out, &second).is_empty());
     assert_eq!(output::check_crate(&out, &first).len(), first.len(), "every file differs from the first run's");
-    // A source file generation would not write is stale, in any folder under src/.
-    for stray in ["src/stray.rs", "src/shared/stray.rs", "src/rt/stray.rs"] {
+    // A file generation would not write is stale, in any folder: a source, a
+    // note beside the manifest, anything but a build's `target/`.
+    for stray in ["src/stray.rs", "src/shared/stray.rs", "src/rt/stray.rs", "NOTES.md", "src/data.json", "benches/b.rs"]
+    {
         let path = out.join(stray);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "// left over\n").unwrap();
         assert_eq!(output::check_crate(&out, &second), [output::Stale::Extra(path.clone())], "{stray}");
         std::fs::remove_file(&path).unwrap();
     }
+    std::fs::create_dir_all(out.join("target/debug")).unwrap();
+    std::fs::write(out.join("target/debug/built"), "").unwrap();
+    assert!(output::check_crate(&out, &second).is_empty(), "a build's target/ is not the generator's");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 

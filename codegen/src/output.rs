@@ -39,7 +39,7 @@ pub fn check_crate(out: &Path, files: &Files) -> Vec<Stale> {
             Err(_) => stale.push(Stale::Missing(out.join(rel))),
         }
     }
-    for extra in generated_sources(out) {
+    for extra in files_under(out) {
         let rel = extra.strip_prefix(out).unwrap_or(&extra).to_path_buf();
         if !files.contains_key(&rel) {
             stale.push(Stale::Extra(extra));
@@ -48,16 +48,20 @@ pub fn check_crate(out: &Path, files: &Files) -> Vec<Stale> {
     stale
 }
 
-/// Every `.rs` file under `out/src`, in every folder below it.
-fn generated_sources(out: &Path) -> Vec<PathBuf> {
+/// Every file under `out`, in every folder below it, but a build's `target/`
+/// (what `write_crate` keeps): the generator owns the rest, so any file it
+/// would not write is stale.
+fn files_under(out: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
-    let mut folders = vec![out.join("src")];
+    let mut folders = vec![out.to_path_buf()];
     while let Some(folder) = folders.pop() {
         for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
             let path = entry.path();
             if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
+                if path != out.join("target") {
+                    folders.push(path);
+                }
+            } else {
                 found.push(path);
             }
         }
