@@ -42,8 +42,18 @@ fn exchange(requests: &[Value]) -> Vec<String> {
             }
         }
     }
+    // Its input closed, the server ends; one that does not is stopped after the
+    // same bound, and the test says so.
     drop(stdin);
-    let _ = child.wait();
+    let deadline = std::time::Instant::now() + ANSWER_WITHIN;
+    while child.try_wait().ok().flatten().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the server did not end within {ANSWER_WITHIN:?} of its input closing");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     answers
 }
 
