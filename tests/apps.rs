@@ -177,3 +177,28 @@ fn near_misses_of_the_apps_messages_are_refused_naming_the_member() {
     let e = refused::<apps::McpUiStyles>(&json!({"--font-sans": 12}));
     assert!(e.contains("--font-sans"), "{e}");
 }
+
+/// `ui/download-file`'s contents are the core's `EmbeddedResource` and
+/// `ResourceLink`, which fix `type`: the extension's union is decided where the
+/// core's types are seen, so it reads by `type` as the core's `ContentBlock`
+/// does. Each value reads as its member; a `type` neither has is refused, the
+/// known values listed; a link without its `uri` is refused naming it, not
+/// taken for the other member.
+#[test]
+fn download_file_contents_read_each_member_by_its_type() {
+    use apps::McpUiDownloadFileRequestParamsContentsItem as Item;
+    let link = json!({"type": "resource_link", "uri": "file:///a.txt", "name": "a.txt"});
+    let embedded = json!({"type": "resource", "resource": {"uri": "file:///b.txt", "text": "b"}});
+    assert!(matches!(reads_back::<Item>(&link), Item::ResourceLink(_)));
+    assert!(matches!(reads_back::<Item>(&embedded), Item::EmbeddedResource(_)));
+    let request = reads_back::<apps::McpUiDownloadFileRequest>(&json!({
+        "method": "ui/download-file",
+        "params": {"contents": [link.clone(), embedded.clone()]}
+    }));
+    let read: Vec<&str> = request.params.contents.iter().map(Item::member_name).collect();
+    assert_eq!(read, ["ResourceLink", "EmbeddedResource"]);
+    let e = refused::<Item>(&json!({"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"}));
+    assert!(e.contains("type") && e.contains("\"resource\"") && e.contains("\"resource_link\""), "{e}");
+    let e = refused::<Item>(&json!({"type": "resource_link", "name": "a.txt"}));
+    assert!(e.contains("uri"), "{e}");
+}

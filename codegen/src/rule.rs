@@ -4,8 +4,10 @@
 //! too). What a union's rule is, is decided when a revision is lowered
 //! (`lower::union_rules`); its samples are `sample`'s, its prose `emit::docs`'s.
 //!
-//! `tests/unions.rs` holds this reader and the runtime's together on inputs made
-//! for every member of every union. Aliases are looked through by
+//! The facts a union asks of its members (`declares`, `requirement`) are the
+//! runtime's own functions asked of the model's types, and `tests/unions.rs`
+//! holds this reader and the runtime's together on inputs made for every member
+//! of every union. Aliases are looked through by
 //! [`Revision::canonical`], the one resolver, before each walker looks at a type.
 
 use serde_json::Value;
@@ -13,6 +15,9 @@ use serde_json::Value;
 use crate::model::{ALIAS_DEPTH, ItemKind, LiteralValue, Revision, Type, Union};
 use crate::rust::NumberWrap;
 
+/// What a member type says of itself to a union (its keys, what it requires):
+/// the runtime's own functions, asked of the model's types.
+use mcp_spec_runtime::__private as shape;
 /// The rule's first look: the generated code's runtime's own, so that both decide alike.
 pub use mcp_spec_runtime::__private::choose;
 
@@ -202,7 +207,14 @@ pub fn kinds(rev: &Revision, ty: &Type, depth: usize) -> u8 {
     }
 }
 
-/// `ty` declares the object key `key` (the runtime's `Shape::declares`).
+/// A struct's keys, as the generated `Shape` impl lists them (`WIRES`): every
+/// member's wire name, `REQUIRED` marking those that must be present.
+fn wires(s: &crate::model::Struct) -> Vec<&str> {
+    s.fields.iter().map(|f| f.wire.as_str()).collect()
+}
+
+/// `ty` declares the object key `key`: the runtime's `Shape::declares`, its
+/// own function asked of the model's members.
 pub fn declares(rev: &Revision, ty: &Type, key: &str, depth: usize) -> bool {
     if depth > ALIAS_DEPTH {
         return false;
@@ -210,7 +222,7 @@ pub fn declares(rev: &Revision, ty: &Type, key: &str, depth: usize) -> bool {
     match rev.canonical(ty) {
         Type::Nullable(t) => declares(rev, t, key, depth + 1),
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
-            Some(ItemKind::Struct(s)) => s.field(key).is_some(),
+            Some(ItemKind::Struct(s)) => shape::declares(&wires(s), key),
             Some(ItemKind::Union(u)) => u.variants.iter().any(|v| declares(rev, &v.ty, key, depth + 1)),
             _ => false,
         },
@@ -218,8 +230,9 @@ pub fn declares(rev: &Revision, ty: &Type, key: &str, depth: usize) -> bool {
     }
 }
 
-/// How many of `keys` `ty` requires and whether it finds all it requires (the
-/// runtime's `Shape::requirement`).
+/// How many of `keys` `ty` requires and whether it finds all it requires: the
+/// runtime's `Shape::requirement`, its own functions (a struct's, a union's)
+/// asked of the model's members.
 pub fn requirement(rev: &Revision, ty: &Type, keys: &[&str], depth: usize) -> (usize, bool) {
     if depth > ALIAS_DEPTH {
         return (0, true);
@@ -228,21 +241,12 @@ pub fn requirement(rev: &Revision, ty: &Type, keys: &[&str], depth: usize) -> (u
         Type::Nullable(t) => requirement(rev, t, keys, depth + 1),
         Type::Named(n) => match rev.item(n).map(|i| &i.kind) {
             Some(ItemKind::Struct(s)) => {
-                let required: Vec<&str> =
-                    s.fields.iter().filter(|f| f.must_be_present()).map(|f| f.wire.as_str()).collect();
-                let present = required.iter().filter(|r| keys.contains(r)).count();
-                (present, present == required.len())
+                let required: Vec<bool> = s.fields.iter().map(|f| f.must_be_present()).collect();
+                shape::requirement(&wires(s), &required, keys)
             }
-            Some(ItemKind::Union(u)) => {
-                let mut best = (0, false);
-                for v in u.variants.iter().filter(|v| kinds(rev, &v.ty, depth + 1) & choose::OBJECT != 0) {
-                    let r = requirement(rev, &v.ty, keys, depth + 1);
-                    if (r.1, r.0) > (best.1, best.0) {
-                        best = r;
-                    }
-                }
-                best
-            }
+            Some(ItemKind::Union(u)) => shape::union_requirement(
+                u.variants.iter().map(|v| (kinds(rev, &v.ty, depth + 1), requirement(rev, &v.ty, keys, depth + 1))),
+            ),
             _ => (0, true),
         },
         _ => (0, true),

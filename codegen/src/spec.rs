@@ -177,6 +177,7 @@ pub fn read_revision(
         decls,
         core: None,
         imports: Default::default(),
+        extension: None,
     });
     let lowered_ok = !lower_diags.has_errors() && !diags.has_errors();
     diags.extend(lower_diags);

@@ -147,7 +147,7 @@ pub mod __private {
     pub use crate::protocol::{HasResponse, InputRequest, MethodInfo, MethodKind, Notification, Request};
     pub use crate::read::{ReadError, from_str, reread};
     pub use crate::scan::{Scanned, scan_fast};
-    pub use crate::shape::Shape;
+    pub use crate::shape::{Shape, declares, requirement, union_requirement};
     pub use crate::table::{ChooseMember, ChooseRead, TypeEntry, read, roundtrip};
     pub use crate::union::{
         Input, MemberTable, Reader, TagRule, UnionOf, position, read_as, read_plain, shape_from_pairs, shape_from_text,

@@ -26,6 +26,21 @@ pub fn requirement(wires: &[&str], required: &[bool], keys: &[&str]) -> (usize, 
     (present, all)
 }
 
+/// What a union's [`Shape::requirement`] says, from each member's kinds and its
+/// requirement: the best of the members that can be objects, one that finds
+/// all it requires before one that does not, then the one that finds more.
+/// (The generator's model asks this of its members too, so the two agree by
+/// construction.)
+pub fn union_requirement(members: impl IntoIterator<Item = (u8, (usize, bool))>) -> (usize, bool) {
+    let mut best = (0usize, false);
+    for (kinds, r) in members {
+        if kinds & OBJECT != 0 && (r.1, r.0) > (best.1, best.0) {
+            best = r;
+        }
+    }
+    best
+}
+
 /// What a union asks of a member type before reading it (see `choose`): the JSON
 /// kinds its values can be, the keys it declares and those it requires.
 pub trait Shape {

@@ -562,16 +562,9 @@ macro_rules! __mcp_union {
                 false $( || <$ty as $crate::__private::Shape>::declares(key) )*
             }
             fn requirement(keys: &[&str]) -> (usize, bool) {
-                let mut best = (0usize, false);
-                $(
-                    if <$ty as $crate::__private::Shape>::KINDS & $crate::__private::OBJECT != 0 {
-                        let r = <$ty as $crate::__private::Shape>::requirement(keys);
-                        if (r.1, r.0) > (best.1, best.0) {
-                            best = r;
-                        }
-                    }
-                )*
-                best
+                $crate::__private::union_requirement([
+                    $( (<$ty as $crate::__private::Shape>::KINDS, <$ty as $crate::__private::Shape>::requirement(keys)) ),*
+                ])
             }
     };
 

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Diagnostics, Severity};
 use crate::lower::{LowerInput, lower_revision};
-use crate::model::{Item, ItemKind, LiteralValue, Revision, Spec, Type, UnionRule, Variant};
+use crate::model::{Revision, Spec};
 use crate::parse::parse_module;
 use crate::syntax::{Decl, ImportedName};
 
@@ -318,7 +318,7 @@ fn load_revision(
     if diags.has_errors() {
         return Err(diags);
     }
-    let (mut rev, lower_diags) = lower_revision(LowerInput {
+    let (rev, lower_diags) = lower_revision(LowerInput {
         name: source.name.clone(),
         module: source.module.clone(),
         dated: source.dated,
@@ -327,6 +327,7 @@ fn load_revision(
         decls,
         core: Some(core),
         imports: names,
+        extension: Some(ext),
     });
     let lowered_ok = !lower_diags.has_errors();
     diags.extend(lower_diags);
@@ -336,7 +337,6 @@ fn load_revision(
     if diags.has_errors() {
         return Err(diags);
     }
-    add_to_core_unions(&mut rev, ext);
     let capability = rev.items.keys().find(|n| n.ends_with("ExtensionCapability")).cloned();
     let id = text.lines().find_map(|l| l.split_once("Extension Identifier:")).map(|(_, id)| id.trim().to_string());
     Ok((
@@ -504,122 +504,4 @@ fn strip_header(text: &str) -> &str {
         }
     }
     t
-}
-
-/// What an extension adds to the core's unions read by `resultType`: each of
-/// its own results with a fixed `resultType` value joins them, as unions named
-/// the core's with the extension's name after `With`
-/// (`CallToolResultResponseResultWithTasks`), and each core struct that holds
-/// such a union is declared again under a name made alike, holding it. The core's
-/// names are left to the core, so a glob import of both modules is not
-/// ambiguous; `rev.widened` says which name stands for which.
-fn add_to_core_unions(rev: &mut Revision, ext: &str) {
-    let Some(core) = rev.core.clone() else { return };
-    let suffix: String = std::iter::once("With".to_string())
-        .chain(ext.split(['-', '_']).map(|part| {
-            let mut chars = part.chars();
-            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
-        }))
-        .collect();
-    let widen = |name: &str| format!("{name}{suffix}");
-    let results: Vec<(String, String)> = rev
-        .items
-        .values()
-        .filter_map(|i| {
-            let ItemKind::Struct(s) = &i.kind else { return None };
-            let f = s.field("resultType")?;
-            match f.role.fixed().map(|l| &l.value) {
-                Some(LiteralValue::Str(v)) => Some((i.name.clone(), v.clone())),
-                _ => None,
-            }
-        })
-        .collect();
-    if results.is_empty() {
-        return;
-    }
-    let mut widened = Vec::new();
-    for item in core.items.values() {
-        let ItemKind::Union(u) = &item.kind else { continue };
-        let UnionRule::Selected(sel) = &u.rule else { continue };
-        if sel.field != "resultType" || rev.items.contains_key(&item.name) {
-            continue;
-        }
-        // The values the core's enum lists (`complete`, `input_required`) are
-        // the core's to read; a value it does not list is the extension's.
-        let listed: Vec<&str> = match core.item(&sel.values_of).map(|i| &i.kind) {
-            Some(ItemKind::Enum(e)) => e.values.iter().map(|v| v.value.as_str()).collect(),
-            _ => Vec::new(),
-        };
-        let joining: Vec<&(String, String)> = results.iter().filter(|(_, v)| !listed.contains(&v.as_str())).collect();
-        if joining.is_empty() {
-            continue;
-        }
-        let mut u = u.clone();
-        let mut sel = sel.clone();
-        for (name, value) in joining.iter().copied() {
-            if sel.tags.iter().any(|(v, _)| v == value) {
-                continue;
-            }
-            // Before the catch-all member, which stays last.
-            let at = sel.other.unwrap_or(u.variants.len());
-            u.variants.insert(
-                at,
-                Variant { name: name.clone(), ty: Type::Named(name.clone()), tags: Vec::new(), boxed: false },
-            );
-            for (_, k) in sel.tags.iter_mut() {
-                if *k >= at {
-                    *k += 1;
-                }
-            }
-            if let Some(o) = sel.other.as_mut() {
-                *o += 1;
-            }
-            sel.tags.push((value.clone(), at));
-        }
-        u.rule = UnionRule::Selected(sel);
-        let mut docs = item.docs.clone();
-        docs.text = vec![format!(
-            "`{}` of core revision {}, with what this extension answers in its place: {}.",
-            item.name,
-            core.name,
-            joining.iter().map(|(n, v)| format!("`{n}` (`resultType: \"{v}\"`)")).collect::<Vec<_>>().join(", ")
-        )];
-        widened.push((
-            item.name.clone(),
-            Item { name: widen(&item.name), kind: ItemKind::Union(u), docs, ..item.clone() },
-        ));
-    }
-    // The core's names of the unions widened.
-    let unions: Vec<String> = widened.iter().map(|(core_name, _)| core_name.clone()).collect();
-    for item in core.items.values() {
-        let ItemKind::Struct(s) = &item.kind else { continue };
-        let holds = s.fields.iter().any(|f| matches!(&f.ty, Type::Named(n) if unions.contains(n)));
-        if holds && !rev.items.contains_key(&widen(&item.name)) {
-            let mut s = s.clone();
-            let mut held = Vec::new();
-            for f in &mut s.fields {
-                if let Type::Named(n) = &mut f.ty
-                    && unions.contains(n)
-                {
-                    held.push(format!("[`{}`]", widen(n)));
-                    *n = widen(n);
-                }
-            }
-            let mut docs = item.docs.clone();
-            docs.text = vec![format!(
-                "`{}` of core revision {}, holding this extension's {}.",
-                item.name,
-                core.name,
-                held.join(", ")
-            )];
-            widened.push((
-                item.name.clone(),
-                Item { name: widen(&item.name), kind: ItemKind::Struct(s), docs, ..item.clone() },
-            ));
-        }
-    }
-    for (core_name, item) in widened {
-        rev.widened.insert(core_name, item.name.clone());
-        rev.items.insert(item.name.clone(), item);
-    }
 }

@@ -38,6 +38,8 @@ pub struct LowerInput<'a> {
     /// from it (the name in the extension's file → the core's name).
     pub core: Option<&'a Revision>,
     pub imports: BTreeMap<String, String>,
+    /// For an extension: its name (`tasks`), which names the core's unions it widens.
+    pub extension: Option<&'a str>,
 }
 
 pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
@@ -77,7 +79,11 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
         lx.diags.push(w);
     }
     lx.resolve_member_names();
-    union_rules::decide_unions(&mut lx.items);
+    let widened = match (input.core, input.extension) {
+        (Some(core), Some(ext)) => union_rules::widen_core_unions(&mut lx.items, core, ext),
+        _ => BTreeMap::new(),
+    };
+    union_rules::decide_unions(&mut lx.items, input.core);
     lx.check_defaults();
     lx.attach_value_deprecations();
     lx.box_cycles();
@@ -89,7 +95,7 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
         schema_sha256: input.schema_sha256,
         items: lx.items,
         core: input.core.map(|c| Box::new(c.clone())),
-        widened: BTreeMap::new(),
+        widened,
     };
     (rev, lx.diags)
 }

@@ -265,10 +265,12 @@ crate::rt::object! {
 
 /// The inline union type of the elements of `McpUiDownloadFileRequestParams.contents` in the schema (see [`McpUiDownloadFileRequestParams`]).
 ///
-/// Reading: by shape, the member whose keys the input has, most specific first (see [how unions are read](crate#how-unions-are-read)).
+/// Reading: by the value of `type`; an unknown value is an error that lists the known ones (see [how unions are read](crate#how-unions-are-read)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum McpUiDownloadFileRequestParamsContentsItem {
+    /// Read when `"type": "resource"`.
     EmbeddedResource(EmbeddedResource),
+    /// Read when `"type": "resource_link"`.
     ResourceLink(ResourceLink),
 }
 impl ::std::convert::From<EmbeddedResource> for McpUiDownloadFileRequestParamsContentsItem {
@@ -282,9 +284,9 @@ impl ::std::convert::From<ResourceLink> for McpUiDownloadFileRequestParamsConten
     }
 }
 crate::rt::union! {
-    McpUiDownloadFileRequestParamsContentsItem by shape {
-        EmbeddedResource(EmbeddedResource),
-        ResourceLink(ResourceLink),
+    McpUiDownloadFileRequestParamsContentsItem by "type" {
+        EmbeddedResource(EmbeddedResource) = ["resource"],
+        ResourceLink(ResourceLink) = ["resource_link"],
     }
 }
 
