@@ -10490,6 +10490,7 @@ pub enum AnyResult {
 impl AnyResult {
     /// Reads `json` as the complete result of `method`; `None` when this
     /// revision has no request `method`.
+    #[inline]
     pub fn read(
         method: &str,
         json: &str,

@@ -239,6 +239,8 @@ fn any_result_conversions(p: &Pair<'_>, s: &mut String) {
             from.module, to.module
         );
         let _ = writeln!(s, "    type Error = crate::ConvertError;");
+        // `#[inline]`, as every conversion: compiled where used, not in this crate.
+        let _ = writeln!(s, "    #[inline]");
         let _ = writeln!(
             s,
             "    fn try_from(value: crate::{}::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {{",

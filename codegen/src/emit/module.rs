@@ -166,6 +166,9 @@ fn any_result(methods: &[crate::protocol::Method]) -> TokenStream {
         impl AnyResult {
             /// Reads `json` as the complete result of `method`; `None` when this
             /// revision has no request `method`.
+            // `#[inline]`: it instantiates every result's reader; compiled in the
+            // crates that call it, as serde's generic code is, not in this one.
+            #[inline]
             pub fn read(method: &str, json: &str) -> ::std::option::Option<::std::result::Result<AnyResult, crate::ReadError>> {
                 ::std::option::Option::Some(match method {
                     #(#arms)*

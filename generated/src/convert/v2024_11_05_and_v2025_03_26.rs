@@ -116,6 +116,7 @@ crate::rt::conversions! {
 
 impl ::std::convert::TryFrom<crate::v2024_11_05::AnyResult> for crate::v2025_03_26::AnyResult {
     type Error = crate::ConvertError;
+    #[inline]
     fn try_from(value: crate::v2024_11_05::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
         use crate::v2024_11_05::AnyResult as Before;
         use crate::v2025_03_26::AnyResult as After;
@@ -138,6 +139,7 @@ impl ::std::convert::TryFrom<crate::v2024_11_05::AnyResult> for crate::v2025_03_
 
 impl ::std::convert::TryFrom<crate::v2025_03_26::AnyResult> for crate::v2024_11_05::AnyResult {
     type Error = crate::ConvertError;
+    #[inline]
     fn try_from(value: crate::v2025_03_26::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
         use crate::v2025_03_26::AnyResult as Before;
         use crate::v2024_11_05::AnyResult as After;

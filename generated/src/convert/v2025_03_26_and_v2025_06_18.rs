@@ -224,6 +224,7 @@ crate::rt::conversions! {
 
 impl ::std::convert::TryFrom<crate::v2025_03_26::AnyResult> for crate::v2025_06_18::AnyResult {
     type Error = crate::ConvertError;
+    #[inline]
     fn try_from(value: crate::v2025_03_26::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
         use crate::v2025_03_26::AnyResult as Before;
         use crate::v2025_06_18::AnyResult as After;
@@ -246,6 +247,7 @@ impl ::std::convert::TryFrom<crate::v2025_03_26::AnyResult> for crate::v2025_06_
 
 impl ::std::convert::TryFrom<crate::v2025_06_18::AnyResult> for crate::v2025_03_26::AnyResult {
     type Error = crate::ConvertError;
+    #[inline]
     fn try_from(value: crate::v2025_06_18::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
         use crate::v2025_06_18::AnyResult as Before;
         use crate::v2025_03_26::AnyResult as After;

@@ -258,6 +258,7 @@ crate::rt::conversions! {
 
 impl ::std::convert::TryFrom<crate::v2025_06_18::AnyResult> for crate::v2025_11_25::AnyResult {
     type Error = crate::ConvertError;
+    #[inline]
     fn try_from(value: crate::v2025_06_18::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
         use crate::v2025_06_18::AnyResult as Before;
         use crate::v2025_11_25::AnyResult as After;
@@ -281,6 +282,7 @@ impl ::std::convert::TryFrom<crate::v2025_06_18::AnyResult> for crate::v2025_11_
 
 impl ::std::convert::TryFrom<crate::v2025_11_25::AnyResult> for crate::v2025_06_18::AnyResult {
     type Error = crate::ConvertError;
+    #[inline]
     fn try_from(value: crate::v2025_11_25::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
         use crate::v2025_11_25::AnyResult as Before;
         use crate::v2025_06_18::AnyResult as After;

@@ -290,6 +290,7 @@ crate::rt::conversions! {
 
 impl ::std::convert::TryFrom<crate::v2025_11_25::AnyResult> for crate::v2026_07_28::AnyResult {
     type Error = crate::ConvertError;
+    #[inline]
     fn try_from(value: crate::v2025_11_25::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
         use crate::v2025_11_25::AnyResult as Before;
         use crate::v2026_07_28::AnyResult as After;
@@ -317,6 +318,7 @@ impl ::std::convert::TryFrom<crate::v2025_11_25::AnyResult> for crate::v2026_07_
 
 impl ::std::convert::TryFrom<crate::v2026_07_28::AnyResult> for crate::v2025_11_25::AnyResult {
     type Error = crate::ConvertError;
+    #[inline]
     fn try_from(value: crate::v2026_07_28::AnyResult) -> ::std::result::Result<Self, crate::ConvertError> {
         use crate::v2026_07_28::AnyResult as Before;
         use crate::v2025_11_25::AnyResult as After;
