@@ -704,3 +704,75 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The non-generic functions of `text` that instantiate a type's serde reading
+/// or a conversion (`from_str::<T>`, `convert_step`) without `#[inline]`: each
+/// would be compiled inside the types crate, every reader it names with it,
+/// instead of where it is called (`AnyResult::read` was, and tripled the
+/// crate's build). Returned as `name (line)`.
+fn serde_instantiated_here(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix("pub fn ").or_else(|| t.strip_prefix("fn ")) else { continue };
+        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        // Its signature, to the body's opening brace.
+        let mut end = i;
+        while end < lines.len() && !lines[end].trim_end().ends_with('{') {
+            end += 1;
+        }
+        let signature = lines[i..=end.min(lines.len() - 1)].join(" ");
+        if rest[name.len()..].starts_with('<') || signature.contains("impl ") {
+            continue; // generic: instantiated where used
+        }
+        let mut depth = 0i32;
+        let mut body = String::new();
+        for l in &lines[end..] {
+            depth += l.matches('{').count() as i32 - l.matches('}').count() as i32;
+            body.push_str(l);
+            if depth <= 0 {
+                break;
+            }
+        }
+        if !(body.contains("from_str::<") || body.contains("convert_step(")) {
+            continue;
+        }
+        let attributes = lines[..i].iter().rev().take_while(|l| {
+            let l = l.trim_start();
+            l.starts_with("#[") || l.starts_with("///") || l.starts_with("//")
+        });
+        if !attributes.into_iter().any(|l| l.trim() == "#[inline]") {
+            found.push(format!("{name} (line {})", i + 1));
+        }
+    }
+    found
+}
+
+/// Every function of the generated crate that instantiates serde readers or
+/// conversions is generic or `#[inline]`, so the types crate compiles none of
+/// them itself. Checked to find one: the committed `AnyResult::read` without
+/// its `#[inline]`.
+#[test]
+fn no_generated_function_compiles_serde_readers_inside_the_types_crate() {
+    let root = support::workspace_root().join("generated/src");
+    let mut files = vec![root.clone()];
+    let (mut checked, mut instantiating, mut found) = (0, 0, Vec::new());
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().flatten().map(|e| e.path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        checked += 1;
+        instantiating += text.matches("from_str::<").count() + text.matches("convert_step(").count();
+        found.extend(serde_instantiated_here(&text).into_iter().map(|f| format!("{}: {f}", path.display())));
+    }
+    assert!(found.is_empty(), "compiled inside the types crate:\n{}", found.join("\n"));
+    assert!(checked >= 20 && instantiating >= 100, "{checked} files, {instantiating} calls looked at");
+    // The check finds the regression it is for.
+    let module = std::fs::read_to_string(root.join("v2026_07_28.rs")).unwrap();
+    let without = module.replacen("#[inline]\n    pub fn read(", "pub fn read(", 1);
+    assert_ne!(without, module, "AnyResult::read is where this test expects it");
+    assert_eq!(serde_instantiated_here(&without).len(), 1, "the check finds AnyResult::read without #[inline]");
+}
