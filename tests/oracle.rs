@@ -257,6 +257,11 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
     let entry = |types: &'static [TypeEntry], name: &str| types.iter().find(|e| e.name == name);
     let renamed = renamed_to_old(d);
     let old_name = |new_name: &str| renamed.get(new_name).copied().unwrap_or(new_name).to_string();
+    // A path of NEW's (`CallToolResult.content`) as OLD names it: its root type renamed back.
+    let old_path_of = |path: &str| {
+        let root = root_of(path);
+        format!("{}{}", old_name(root), &path[root.len()..])
+    };
     let (old_examples, new_examples) = (support::examples_by_type(old), support::examples_by_type(new));
     let (old_tags, new_tags) = (member_tags(old), member_tags(new));
     // For each change about a union's member (`SamplingMessage.content|X`), the
@@ -265,9 +270,8 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
     // SamplingMessageContent: invalid type: an array").
     let reader_union = |c: &Change, side: Wire| -> Option<String> {
         let (path, _) = c.path.rsplit_once('|')?;
-        let root = root_of(path);
         match side {
-            Wire::OldReaders => item_at(old, &format!("{}{}", old_name(root), &path[root.len()..])),
+            Wire::OldReaders => item_at(old, &old_path_of(path)),
             _ => item_at(new, path),
         }
         .map(|i| i.name.clone())
@@ -296,11 +300,7 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
                     let new_root = renamed.iter().find(|(_, o)| **o == root).map_or(root, |(n, _)| *n);
                     at_place(new, &format!("{new_root}{}", &old_place[root.len()..]), &item.name)
                 }
-                (false, true) => {
-                    let place = new.path_of(item);
-                    let root = root_of(&place);
-                    at_place(old, &format!("{}{}", old_name(root), &place[root.len()..]), &old_item.name)
-                }
+                (false, true) => at_place(old, &old_path_of(&new.path_of(item)), &old_item.name),
             };
             if !same {
                 tally.name_only.push(format!("{} -> {} {}", old.name, new.name, item.name));
@@ -354,10 +354,8 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
                 // `CancelledNotification.params`, whose name a declared type took
                 // later) is about the value as a whole, as a type's own change is.
                 let of_this = |c: &Change| {
-                    let root = root_of(&c.path);
                     item_at(new, &c.path).is_some_and(|i| i.name == item.name)
-                        || item_at(old, &format!("{}{}", old_name(root), &c.path[root.len()..]))
-                            .is_some_and(|i| i.name == old_name(&item.name))
+                        || item_at(old, &old_path_of(&c.path)).is_some_and(|i| i.name == old_name(&item.name))
                 };
                 let explained = touching.iter().filter(|c| breaking(c, side)).any(|c| match member_of(&c.path) {
                     _ if of_this(c) => true,
@@ -397,7 +395,7 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
             let names_it = |e: &str| member.is_none_or(|m| e.contains(m));
             // A union's member added or removed: the value is that member to its writer.
             let variant = c.path.contains('|');
-            let old_path = format!("{}{}", old_name(&item.name), &c.path[item.name.len()..]);
+            let old_path = old_path_of(&c.path);
             for (
                 side,
                 rejects,
