@@ -101,7 +101,7 @@ pub(crate) fn renamed_to_old(d: &Diff) -> BTreeMap<&str, &str> {
 /// The member a change is about, as errors name it: the last segment of its
 /// path after the type (`_meta` of `CallToolRequestParams._meta`, `AudioContent`
 /// of `ContentBlock|AudioContent`); `None` for a change of the type itself.
-fn member_of(path: &str) -> Option<&str> {
+pub(crate) fn member_of(path: &str) -> Option<&str> {
     let rest = &path[root_of(path).len()..];
     let last = rest.rsplit(['.', '|', '@']).next().filter(|s| !s.is_empty())?;
     Some(last.trim_matches('"'))
@@ -109,7 +109,7 @@ fn member_of(path: &str) -> Option<&str> {
 
 /// The string values that select each union member, by the member's name, over
 /// every union of `rev` (built once per pair, asked once per rejection).
-fn member_tags(rev: &Revision) -> HashMap<String, Vec<String>> {
+pub(crate) fn member_tags(rev: &Revision) -> HashMap<String, Vec<String>> {
     let mut tags: HashMap<String, Vec<String>> = HashMap::new();
     let unions = rev.items.values().filter_map(|i| match &i.kind {
         ItemKind::Union(u) => Some(u),
@@ -125,12 +125,12 @@ fn member_tags(rev: &Revision) -> HashMap<String, Vec<String>> {
     tags
 }
 
-fn tags_of<'a>(tags: &'a HashMap<String, Vec<String>>, member: &str) -> &'a [String] {
+pub(crate) fn tags_of<'a>(tags: &'a HashMap<String, Vec<String>>, member: &str) -> &'a [String] {
     tags.get(member).map(Vec::as_slice).unwrap_or_default()
 }
 
 /// Whether an error quotes one of `values` (`` `audio` `` or `"audio"`).
-fn names_a_value(error: &str, values: &[String]) -> bool {
+pub(crate) fn names_a_value(error: &str, values: &[String]) -> bool {
     values.iter().any(|v| error.contains(&format!("`{v}`")) || error.contains(&format!("\"{v}\"")))
 }
 

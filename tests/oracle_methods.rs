@@ -7,9 +7,10 @@
 //!   reader's message union of the kind it is sent as, then as the reader's own
 //!   message type, and its result as the reader's result for that method. A
 //!   break (a method the reader does not know, a message or a result it
-//!   rejects) must be explained by a breaking change of that method or of a
-//!   type its message or result holds, and each breaking method-level claim must
-//!   be shown by a break of its kind.
+//!   rejects) must be explained by a breaking change of that method, or of a
+//!   type its message or result holds whose member (or the union it sits in)
+//!   the error names, and each breaking method-level claim must be shown by a
+//!   break of its kind.
 //! - Union rules (`union-rule-changed`, wire "none"): each member of the
 //!   writer's union, given a value, must be read by the other revision as the
 //!   same member, or the misreading or rejection explained by a breaking change
@@ -29,7 +30,9 @@ use mcp_spec_tests as support;
 use mcp_spec_types::{MethodInfo, MethodKind, rt::TypeEntry};
 use serde_json::Value;
 
-use crate::oracle::{item_at, pairs, reads, real_spec, renamed_to_old, root_of};
+use crate::oracle::{
+    item_at, member_of, member_tags, names_a_value, pairs, reads, real_spec, renamed_to_old, root_of, tags_of,
+};
 
 /// The protocol's message unions by how a method is sent: a request is read by
 /// the reader's `ClientRequest` or `ServerRequest`, a notification by its
@@ -147,6 +150,11 @@ fn method_check<'s>(old: &'s Revision, new: &'s Revision, d: &Diff, samples: &mu
     };
     let renamed = renamed_to_old(d);
     let old_name = |n: &str| renamed.get(n).copied().unwrap_or(n).to_string();
+    let old_path_of = |path: &str| {
+        let root = root_of(path);
+        format!("{}{}", old_name(root), &path[root.len()..])
+    };
+    let (old_tags, new_tags) = (member_tags(old), member_tags(new));
     let pair = format!("{} -> {}", old.name, new.name);
     // Every method-level change is about a method one of the tables has, so
     // that each is tried below.
@@ -233,10 +241,28 @@ fn method_check<'s>(old: &'s Revision, new: &'s Revision, d: &Diff, samples: &mu
                 .filter(|c| held.contains(root_of(&c.path)) || held.contains(&old_name(root_of(&c.path))))
                 .collect();
             // Each break explained: a method the reader does not know by the
-            // method's own change; a rejection by that or by a type's.
+            // method's own change; a rejection by that, or by a breaking change
+            // of a type it holds whose member (or the value selecting it, or the
+            // union it sits in) the error names, as the type oracle holds them.
+            let writer_tags = if writer.name == new.name { &new_tags } else { &old_tags };
+            let names_change = |c: &Change, e: &str| match member_of(&c.path) {
+                None => true,
+                Some(m) => {
+                    let union_named = c.path.rsplit_once('|').is_some_and(|(p, _)| {
+                        let place = if reader.name == old.name { old_path_of(p) } else { p.to_string() };
+                        item_at(reader, &place).is_some_and(|u| e.contains(&format!("{}: ", u.name)))
+                    });
+                    e.contains(m) || names_a_value(e, tags_of(writer_tags, m)) || union_named
+                }
+            };
             for b in &breaks {
-                let explained =
-                    own.iter().any(|c| shows(c, b)) || (!matches!(b, Break::Unknown { .. }) && !of_types.is_empty());
+                let explained = own.iter().any(|c| shows(c, b))
+                    || match b {
+                        Break::Unknown { .. } => false,
+                        Break::Message { error, .. } | Break::Result { error, .. } => {
+                            of_types.iter().any(|c| names_change(c, error))
+                        }
+                    };
                 if !explained {
                     tally.disagreements.push(format!(
                         "{pair} {} ({side:?}): {}, and no breaking change of the method or of a type it holds says so",
