@@ -98,6 +98,37 @@ pub(crate) fn renamed_to_old(d: &Diff) -> BTreeMap<&str, &str> {
         .collect()
 }
 
+/// The types a diff calls renamed, both ways: a NEW name or path as OLD has
+/// it (`CallToolResult.content` under its root's OLD name), and back.
+pub(crate) struct Renames<'d> {
+    to_old: BTreeMap<&'d str, &'d str>,
+}
+
+impl<'d> Renames<'d> {
+    pub(crate) fn of(d: &'d Diff) -> Self {
+        Renames { to_old: renamed_to_old(d) }
+    }
+    pub(crate) fn old_name(&self, new: &str) -> String {
+        self.to_old.get(new).copied().unwrap_or(new).to_string()
+    }
+    pub(crate) fn new_name(&self, old: &str) -> String {
+        self.to_old.iter().find(|(_, o)| **o == old).map_or(old, |(n, _)| *n).to_string()
+    }
+    pub(crate) fn old_path(&self, new_path: &str) -> String {
+        let root = root_of(new_path);
+        format!("{}{}", self.old_name(root), &new_path[root.len()..])
+    }
+    pub(crate) fn new_path(&self, old_path: &str) -> String {
+        let root = root_of(old_path);
+        format!("{}{}", self.new_name(root), &old_path[root.len()..])
+    }
+}
+
+/// Whether a change breaks the readers or writers of `side`.
+pub(crate) fn breaking(c: &Change, side: Wire) -> bool {
+    c.wire == side || c.wire == Wire::Both
+}
+
 /// The member a change is about, as errors name it: the last segment of its
 /// path after the type (`_meta` of `CallToolRequestParams._meta`, `AudioContent`
 /// of `ContentBlock|AudioContent`); `None` for a change of the type itself.
@@ -255,13 +286,9 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
     let mut tally = WireTally::default();
     let (old_types, new_types) = (support::types_of(&old.name), support::types_of(&new.name));
     let entry = |types: &'static [TypeEntry], name: &str| types.iter().find(|e| e.name == name);
-    let renamed = renamed_to_old(d);
-    let old_name = |new_name: &str| renamed.get(new_name).copied().unwrap_or(new_name).to_string();
-    // A path of NEW's (`CallToolResult.content`) as OLD names it: its root type renamed back.
-    let old_path_of = |path: &str| {
-        let root = root_of(path);
-        format!("{}{}", old_name(root), &path[root.len()..])
-    };
+    let renamed = Renames::of(d);
+    let old_name = |new_name: &str| renamed.old_name(new_name);
+    let old_path_of = |path: &str| renamed.old_path(path);
     let (old_examples, new_examples) = (support::examples_by_type(old), support::examples_by_type(new));
     let (old_tags, new_tags) = (member_tags(old), member_tags(new));
     // For each change about a union's member (`SamplingMessage.content|X`), the
@@ -277,7 +304,6 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
         .map(|i| i.name.clone())
     };
     // The types of each side the changes are about, under NEW's names.
-    let breaking = |c: &Change, side: Wire| c.wire == side || c.wire == Wire::Both;
     for item in new.items.values() {
         let (Some(new_entry), Some(old_entry)) =
             (entry(new_types, &item.name), entry(old_types, &old_name(&item.name)))
@@ -295,11 +321,7 @@ fn wire_check(old: &Revision, new: &Revision, d: &Diff) -> WireTally {
             let old_place = old.path_of(old_item);
             let same = match (inline(old_item), inline(item)) {
                 (false, false) => true,
-                (true, _) => {
-                    let root = root_of(&old_place);
-                    let new_root = renamed.iter().find(|(_, o)| **o == root).map_or(root, |(n, _)| *n);
-                    at_place(new, &format!("{new_root}{}", &old_place[root.len()..]), &item.name)
-                }
+                (true, _) => at_place(new, &renamed.new_path(&old_place), &item.name),
                 (false, true) => at_place(old, &old_path_of(&new.path_of(item)), &old_item.name),
             };
             if !same {
@@ -660,15 +682,8 @@ fn api_uses(old: &Revision, new: &Revision, d: &Diff) -> Vec<Use> {
     use mcp_spec_codegen::model::Target;
     use mcp_spec_codegen::rust::{RustTypes, member_name};
     let (ot, nt) = (RustTypes::module(old), RustTypes::module(new));
-    let renamed = renamed_to_old(d);
-    // A NEW path as OLD names it (its root through the renames).
-    let old_path = |p: &str| {
-        let root = root_of(p);
-        match renamed.get(root) {
-            Some(o) => format!("{o}{}", &p[root.len()..]),
-            None => p.to_string(),
-        }
-    };
+    let renamed = Renames::of(d);
+    let old_path = |p: &str| renamed.old_path(p);
     // Other changes at the same path, which a use of it cannot be told apart from.
     let alone =
         |i: usize| !d.changes.iter().enumerate().any(|(j, c)| j != i && c.path == d.changes[i].path && c.api.is_some());

@@ -31,7 +31,7 @@ use mcp_spec_types::{MethodInfo, MethodKind, rt::TypeEntry};
 use serde_json::Value;
 
 use crate::oracle::{
-    item_at, member_of, member_tags, names_a_value, pairs, reads, real_spec, renamed_to_old, root_of, tags_of,
+    Renames, breaking, item_at, member_of, member_tags, names_a_value, pairs, reads, real_spec, root_of, tags_of,
 };
 
 /// The protocol's message unions by how a method is sent: a request is read by
@@ -123,10 +123,6 @@ impl<'s> Samples<'s> {
     }
 }
 
-fn breaking(c: &Change, side: Wire) -> bool {
-    c.wire == side || c.wire == Wire::Both
-}
-
 fn is_method_change(c: &Change) -> bool {
     matches!(
         c.id,
@@ -148,12 +144,9 @@ fn method_check<'s>(old: &'s Revision, new: &'s Revision, d: &Diff, samples: &mu
     let table = |rev: &Revision| -> &'static [MethodInfo] {
         mcp_spec_types::methods(&rev.name).unwrap_or_else(|| panic!("no METHODS for {}", rev.name))
     };
-    let renamed = renamed_to_old(d);
-    let old_name = |n: &str| renamed.get(n).copied().unwrap_or(n).to_string();
-    let old_path_of = |path: &str| {
-        let root = root_of(path);
-        format!("{}{}", old_name(root), &path[root.len()..])
-    };
+    let renamed = Renames::of(d);
+    let old_name = |n: &str| renamed.old_name(n);
+    let old_path_of = |path: &str| renamed.old_path(path);
     let (old_tags, new_tags) = (member_tags(old), member_tags(new));
     let pair = format!("{} -> {}", old.name, new.name);
     // Every method-level change is about a method one of the tables has, so
@@ -424,19 +417,15 @@ fn union_rule_check<'s>(
     samples: &mut Samples<'s>,
 ) -> RuleTally {
     let mut tally = RuleTally::default();
-    let renamed = renamed_to_old(d);
-    let root = root_of(&c.path);
-    let old_path = match renamed.get(root) {
-        Some(was) => format!("{was}{}", &c.path[root.len()..]),
-        None => c.path.clone(),
-    };
+    let renamed = Renames::of(d);
+    let old_path = renamed.old_path(&c.path);
     let pair = format!("{} -> {} `{}` {}", old.name, new.name, c.id, c.path);
     let (Some(old_union), Some(new_union)) = (item_at(old, &old_path), item_at(new, &c.path)) else {
         tally.disagreements.push(format!("{pair}: no union at that path in both revisions"));
         return tally;
     };
-    let to_old = |n: &str| renamed.get(n).copied().unwrap_or(n).to_string();
-    let to_new = |n: &str| renamed.iter().find(|(_, o)| **o == n).map(|(n, _)| n.to_string()).unwrap_or(n.to_string());
+    let to_old = |n: &str| renamed.old_name(n);
+    let to_new = |n: &str| renamed.new_name(n);
     for (side, writer, w_union, reader, r_union) in
         [(Wire::OldReaders, new, new_union, old, old_union), (Wire::OldWriters, old, old_union, new, new_union)]
     {
