@@ -554,15 +554,17 @@ fn two_revisions_have_one_rust_type_exactly_where_their_modules_share_it() {
     assert!(by_item >= 99 && apart >= 1260, "{same} pairs of one type ({by_item} shared item by item), {apart} of two");
 }
 
-/// Every `object!` call numbers its members 0, 1, 2… in order, each wire once:
-/// a struct's reader dispatches a key by that number, so a wrong one would read
-/// a member into another member's field and still compile.
+/// Every `object!` call lists each wire once, and a struct of more members than
+/// one tuple of slots holds has them in groups of exactly that many but the
+/// last: the runtime finds a key's group by dividing its position, so a short
+/// group would read a member into another member's slot and still compile.
 #[test]
-fn every_object_call_numbers_its_members_in_order() {
+fn every_object_call_groups_its_members_as_the_runtime_reads_them() {
+    let per_group = mcp_spec_types::rt::SLOTS_PER_GROUP;
     let files = generate_committed();
     let fixtures =
         mcp_spec_codegen::generate_from(&support::fixture_spec()).unwrap_or_else(|d| panic!("{}", d.render()));
-    let mut calls = 0;
+    let (mut calls, mut grouped) = (0, 0);
     for (path, text) in files.iter().chain(fixtures.iter()) {
         let mut lines = text.lines();
         while let Some(line) = lines.next() {
@@ -574,20 +576,43 @@ fn every_object_call_numbers_its_members_in_order() {
             if header.ends_with("{}") {
                 continue;
             }
-            let mut wires = Vec::new();
+            let (mut wires, mut groups) = (Vec::new(), Vec::new());
             for member in lines.by_ref().take_while(|l| *l != "    }") {
-                let (index, rest) = member.trim().split_once(' ').unwrap_or_default();
-                assert_eq!(index, wires.len().to_string(), "{}: {header}: {member}", path.display());
-                let wire = rest.split(['"']).nth(1).unwrap_or_default().to_string();
-                assert!(!wires.contains(&wire), "{}: {header}: {wire} twice", path.display());
-                wires.push(wire);
+                match member.trim() {
+                    "[" => groups.push(0),
+                    "]" => {}
+                    member => {
+                        let wire = member.split('"').nth(1).unwrap_or_default().to_string();
+                        assert!(!wire.is_empty(), "{}: {header}: {member}", path.display());
+                        assert!(!wires.contains(&wire), "{}: {header}: {wire} twice", path.display());
+                        wires.push(wire);
+                        if let Some(n) = groups.last_mut() {
+                            *n += 1;
+                        }
+                    }
+                }
             }
+            let place = format!("{}: {header}", path.display());
+            if wires.len() <= per_group {
+                assert!(groups.is_empty(), "{place}: {} members in groups", wires.len());
+                continue;
+            }
+            grouped += 1;
+            assert_eq!(groups.iter().sum::<usize>(), wires.len(), "{place}: a member outside the groups");
+            let (last, full) = groups.split_last().unwrap();
+            assert!(
+                full.iter().all(|n| *n == per_group) && (1..=per_group).contains(last),
+                "{place}: groups {groups:?}"
+            );
         }
     }
     assert!(
         calls >= 510,
         "only {calls} object! calls found (567 at the last count): the layout this test reads has changed"
     );
+    // The Apps extension's `McpUiStyles` (76 members; the golden fixtures' `Palette`
+    // is read in `golden.rs`).
+    assert!(grouped >= 1, "no grouped call: the layout this test reads has changed");
 }
 
 /// A schema.ts with a byte-order mark and CRLF line ends (a Windows checkout of

@@ -262,6 +262,50 @@ fn constructs_fixture_collisions_bounds_and_utility_types() {
 }
 
 #[test]
+fn constructs_fixture_a_struct_read_in_groups_of_slots() {
+    use constructs::*;
+    let text = std::fs::read_to_string(fixtures_dir().join("constructs.rs")).unwrap();
+    let call = &text[text.find("crate::rt::object! {\n    Palette {").unwrap()..];
+    let call = &call[..call.find("\n}\n").unwrap()];
+    assert_eq!(call.matches("        [\n").count(), 2, "Palette's 16 members come in two groups:\n{call}");
+
+    // Each member reaches its own field, in either group, written back as it came.
+    let mut json = serde_json::json!({"kind": "palette", "name": "n", "count": 7, "code": -3, "depth": 4, "shade": "s", "x": true});
+    for i in 1..=10 {
+        json[format!("color{i}")] = serde_json::json!(format!("c{i}"));
+    }
+    let p: Palette = read(json.clone());
+    let colors =
+        [&p.color1, &p.color2, &p.color3, &p.color4, &p.color5, &p.color6, &p.color7, &p.color8, &p.color9, &p.color10];
+    for (i, c) in colors.iter().enumerate() {
+        assert_eq!(c.as_deref(), Some(format!("c{}", i + 1).as_str()));
+    }
+    assert_eq!((p.name.as_str(), p.count, p.depth, p.shade.as_deref()), ("n", 7, 4, Some("s")));
+    assert_eq!(p.extra["x"], true);
+    assert_eq!(write(&p), json);
+
+    // The second group's defaulted member, integer read leniently, and its errors.
+    let least: Palette = read(serde_json::json!({"kind": "palette", "name": "n", "count": 2.0, "code": -3}));
+    assert_eq!((least.count, least.depth, least.color1), (2, 3, None));
+    let error = |json: serde_json::Value| serde_json::from_value::<Palette>(json).unwrap_err().to_string();
+    let missing = error(serde_json::json!({"kind": "palette", "name": "n", "code": -3}));
+    assert!(missing.contains("missing field `count`"), "{missing}");
+    let no_code = error(serde_json::json!({"kind": "palette", "name": "n", "count": 1}));
+    assert!(no_code.contains("missing field `code`"), "{no_code}");
+    let wrong_code = error(serde_json::json!({"kind": "palette", "name": "n", "count": 1, "code": 3}));
+    assert!(wrong_code.contains("`code`") && wrong_code.contains("-3"), "{wrong_code}");
+    let repeated = serde_json::from_str::<Palette>(r#"{"kind":"palette","name":"n","count":1,"count":2,"code":-3}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(repeated.contains("duplicate field `count`"), "{repeated}");
+    let first_group_missing = error(serde_json::json!({"kind": "palette", "code": -3}));
+    assert!(
+        first_group_missing.contains("missing field `name`"),
+        "members are checked in order: {first_group_missing}"
+    );
+}
+
+#[test]
 fn unions_fixture_a_complete_candidate_is_tried_alone() {
     use unions::*;
     let r: Ranked = read(serde_json::json!({"x": "a"}));

@@ -5,6 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use mcp_spec_runtime::__private::{MAX_OBJECT_MEMBERS, SLOTS_PER_GROUP};
+
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{ItemKind, Origin, Revision, Role, Type};
 use crate::names::is_keyword;
@@ -70,6 +72,7 @@ pub fn check_revision(rev: &Revision) -> Diagnostics {
     let mut diags = check_names(rev);
     diags.extend(check_recursion(rev));
     diags.extend(check_union_sizes(rev));
+    diags.extend(check_struct_sizes(rev));
     if !diags.has_errors() {
         diags.extend(check_unions(rev));
     }
@@ -99,10 +102,35 @@ pub fn check_union_sizes(rev: &Revision) -> Diagnostics {
     diags
 }
 
+/// A struct has at most [`MAX_OBJECT_MEMBERS`] members: its read keeps them in
+/// a tuple of slots per [`SLOTS_PER_GROUP`] members, at most that many tuples
+/// (the runtime implements no more).
+pub fn check_struct_sizes(rev: &Revision) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for item in rev.items.values() {
+        let ItemKind::Struct(s) = &item.kind else { continue };
+        if s.fields.len() > MAX_OBJECT_MEMBERS {
+            diags.push(
+                Diagnostic::error(format!(
+                    "the object type `{}` has {} members; a generated struct may have at most {MAX_OBJECT_MEMBERS}",
+                    item.name,
+                    s.fields.len(),
+                ))
+                .at(&rev.schema_path, item.span)
+                .label("declared here")
+                .hint(format!(
+                    "the runtime reads a struct's members as tuples of {SLOTS_PER_GROUP} slots, at most {SLOTS_PER_GROUP} of them"
+                )),
+            );
+        }
+    }
+    diags
+}
+
 /// Names the generated module declares itself, and those the runtime's macros
 /// give local items in the bodies they write (where one would hide a schema
 /// type of the same name).
-const RESERVED: &[&str] = &["SCHEMA_TYPES", "__McpSeen", "__McpKindVisitor"];
+const RESERVED: &[&str] = &["SCHEMA_TYPES", "__McpKindVisitor"];
 
 fn is_rust_identifier(s: &str) -> bool {
     let mut cs = s.chars();

@@ -56,7 +56,7 @@ impl ::std::default::Default for Annotated {
 }
 crate::rt::object! {
     Annotated {
-        0 "annotations": optional annotations: AnnotatedAnnotations,
+        "annotations": optional annotations: AnnotatedAnnotations,
     }
 }
 
@@ -110,8 +110,8 @@ impl ::std::default::Default for AnnotatedAnnotations {
 }
 crate::rt::object! {
     AnnotatedAnnotations {
-        0 "audience": optional audience: Vec<Role>,
-        1 "priority": optional priority: f64 as float,
+        "audience": optional audience: Vec<Role>,
+        "priority": optional priority: f64 as float,
     }
 }
 
@@ -138,8 +138,8 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        0 "method" fixed METHOD: &str = "tools/call",
-        1 "params": required params: CallToolRequestParams,
+        "method" fixed METHOD: &str = "tools/call",
+        "params": required params: CallToolRequestParams,
     }
 }
 
@@ -179,8 +179,8 @@ impl CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        0 "name": required name: String,
-        1 "arguments": optional arguments: crate::Extra,
+        "name": required name: String,
+        "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -263,9 +263,9 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "content": required content: Vec<CallToolResultContentItem>,
-        2 "isError": optional is_error: bool,
+        "_meta": optional meta: crate::Extra,
+        "content": required content: Vec<CallToolResultContentItem>,
+        "isError": optional is_error: bool,
     }
 }
 
@@ -541,8 +541,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        0 "method" fixed METHOD: &str = "sampling/createMessage",
-        1 "params": required params: CreateMessageRequestParams,
+        "method" fixed METHOD: &str = "sampling/createMessage",
+        "params": required params: CreateMessageRequestParams,
     }
 }
 
@@ -644,14 +644,14 @@ impl CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        0 "messages": required messages: Vec<SamplingMessage>,
-        1 "modelPreferences": optional model_preferences: ModelPreferences,
-        2 "systemPrompt": optional system_prompt: String,
-        3 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        4 "temperature": optional temperature: f64 as float,
-        5 "maxTokens": required max_tokens: i64 as int,
-        6 "stopSequences": optional stop_sequences: Vec<String>,
-        7 "metadata": optional metadata: crate::Extra,
+        "messages": required messages: Vec<SamplingMessage>,
+        "modelPreferences": optional model_preferences: ModelPreferences,
+        "systemPrompt": optional system_prompt: String,
+        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        "temperature": optional temperature: f64 as float,
+        "maxTokens": required max_tokens: i64 as int,
+        "stopSequences": optional stop_sequences: Vec<String>,
+        "metadata": optional metadata: crate::Extra,
     }
 }
 
@@ -780,11 +780,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "role": required role: Role,
-        2 "content": required content: SamplingMessageContent,
-        3 "model": required model: String,
-        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        "_meta": optional meta: crate::Extra,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "model": required model: String,
+        "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -860,9 +860,9 @@ impl ::std::convert::From<EmbeddedResource> for Annotated {
 }
 crate::rt::object! {
     EmbeddedResource {
-        0 "annotations": optional annotations: AnnotatedAnnotations,
-        1 "type" fixed TYPE: &str = "resource",
-        2 "resource": required resource: EmbeddedResourceResource,
+        "annotations": optional annotations: AnnotatedAnnotations,
+        "type" fixed TYPE: &str = "resource",
+        "resource": required resource: EmbeddedResourceResource,
     }
 }
 
@@ -914,8 +914,8 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        0 "method" fixed METHOD: &str = "prompts/get",
-        1 "params": required params: GetPromptRequestParams,
+        "method" fixed METHOD: &str = "prompts/get",
+        "params": required params: GetPromptRequestParams,
     }
 }
 
@@ -957,8 +957,8 @@ impl GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        0 "name": required name: String,
-        1 "arguments": optional arguments: crate::IndexMap<String, String>,
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1028,9 +1028,9 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "description": optional description: String,
-        2 "messages": required messages: Vec<PromptMessage>,
+        "_meta": optional meta: crate::Extra,
+        "description": optional description: String,
+        "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -1095,10 +1095,10 @@ impl ::std::convert::From<ImageContent> for Annotated {
 }
 crate::rt::object! {
     ImageContent {
-        0 "annotations": optional annotations: AnnotatedAnnotations,
-        1 "type" fixed TYPE: &str = "image",
-        2 "data": required data: String,
-        3 "mimeType": required mime_type: String,
+        "annotations": optional annotations: AnnotatedAnnotations,
+        "type" fixed TYPE: &str = "image",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
     }
 }
 
@@ -1127,8 +1127,8 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest {
-        0 "method" fixed METHOD: &str = "initialize",
-        1 "params": required params: InitializeRequestParams,
+        "method" fixed METHOD: &str = "initialize",
+        "params": required params: InitializeRequestParams,
     }
 }
 
@@ -1172,9 +1172,9 @@ impl InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams {
-        0 "protocolVersion": required protocol_version: String,
-        1 "capabilities": required capabilities: ClientCapabilities,
-        2 "clientInfo": required client_info: Implementation,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ClientCapabilities,
+        "clientInfo": required client_info: Implementation,
     }
 }
 
@@ -1262,11 +1262,11 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "protocolVersion": required protocol_version: String,
-        2 "capabilities": required capabilities: ServerCapabilities,
-        3 "serverInfo": required server_info: Implementation,
-        4 "instructions": optional instructions: String,
+        "_meta": optional meta: crate::Extra,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ServerCapabilities,
+        "serverInfo": required server_info: Implementation,
+        "instructions": optional instructions: String,
     }
 }
 
@@ -1367,8 +1367,8 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        0 "method" fixed METHOD: &str = "resources/templates/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "resources/templates/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1464,9 +1464,9 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -1514,8 +1514,8 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        0 "method" fixed METHOD: &str = "resources/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "resources/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1610,9 +1610,9 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "resources": required resources: Vec<Resource>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -1663,8 +1663,8 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        0 "method" fixed METHOD: &str = "tools/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "tools/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1759,9 +1759,9 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "tools": required tools: Vec<Tool>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -1802,8 +1802,8 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/progress",
-        1 "params": required params: ProgressNotificationParams,
+        "method" fixed METHOD: &str = "notifications/progress",
+        "params": required params: ProgressNotificationParams,
     }
 }
 
@@ -1849,9 +1849,9 @@ impl ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        0 "progressToken": required progress_token: ProgressToken,
-        1 "progress": required progress: f64 as float,
-        2 "total": optional total: f64 as float,
+        "progressToken": required progress_token: ProgressToken,
+        "progress": required progress: f64 as float,
+        "total": optional total: f64 as float,
     }
 }
 
@@ -1887,8 +1887,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        0 "role": required role: Role,
-        1 "content": required content: PromptMessageContent,
+        "role": required role: Role,
+        "content": required content: PromptMessageContent,
     }
 }
 
@@ -2033,12 +2033,12 @@ impl ::std::convert::From<Resource> for Annotated {
 }
 crate::rt::object! {
     Resource {
-        0 "annotations": optional annotations: AnnotatedAnnotations,
-        1 "uri": required uri: String,
-        2 "name": required name: String,
-        3 "description": optional description: String,
-        4 "mimeType": optional mime_type: String,
-        5 "size": optional size: i64 as int,
+        "annotations": optional annotations: AnnotatedAnnotations,
+        "uri": required uri: String,
+        "name": required name: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "size": optional size: i64 as int,
     }
 }
 
@@ -2130,11 +2130,11 @@ impl ::std::convert::From<ResourceTemplate> for Annotated {
 }
 crate::rt::object! {
     ResourceTemplate {
-        0 "annotations": optional annotations: AnnotatedAnnotations,
-        1 "uriTemplate": required uri_template: String,
-        2 "name": required name: String,
-        3 "description": optional description: String,
-        4 "mimeType": optional mime_type: String,
+        "annotations": optional annotations: AnnotatedAnnotations,
+        "uriTemplate": required uri_template: String,
+        "name": required name: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
     }
 }
 
@@ -2171,8 +2171,8 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        0 "role": required role: Role,
-        1 "content": required content: SamplingMessageContent,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
     }
 }
 
@@ -2278,11 +2278,11 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
-        1 "logging": optional logging: crate::Extra,
-        2 "prompts": optional prompts: ServerCapabilitiesPrompts,
-        3 "resources": optional resources: ServerCapabilitiesResources,
-        4 "tools": optional tools: ServerCapabilitiesTools,
+        "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        "logging": optional logging: crate::Extra,
+        "prompts": optional prompts: ServerCapabilitiesPrompts,
+        "resources": optional resources: ServerCapabilitiesResources,
+        "tools": optional tools: ServerCapabilitiesTools,
     }
 }
 
@@ -2319,7 +2319,7 @@ impl ::std::default::Default for ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -2365,8 +2365,8 @@ impl ::std::default::Default for ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources {
-        0 "subscribe": optional subscribe: bool,
-        1 "listChanged": optional list_changed: bool,
+        "subscribe": optional subscribe: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -2403,7 +2403,7 @@ impl ::std::default::Default for ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -2655,9 +2655,9 @@ impl ::std::convert::From<TextContent> for Annotated {
 }
 crate::rt::object! {
     TextContent {
-        0 "annotations": optional annotations: AnnotatedAnnotations,
-        1 "type" fixed TYPE: &str = "text",
-        2 "text": required text: String,
+        "annotations": optional annotations: AnnotatedAnnotations,
+        "type" fixed TYPE: &str = "text",
+        "text": required text: String,
     }
 }
 
@@ -2700,9 +2700,9 @@ impl Tool {
 }
 crate::rt::object! {
     Tool {
-        0 "name": required name: String,
-        1 "description": optional description: String,
-        2 "inputSchema": required input_schema: ToolInputSchema,
+        "name": required name: String,
+        "description": optional description: String,
+        "inputSchema": required input_schema: ToolInputSchema,
     }
 }
 
@@ -2748,9 +2748,9 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        0 "type" fixed TYPE: &str = "object",
-        1 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
-        2 "required": optional required: Vec<String>,
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::Extra>,
+        "required": optional required: Vec<String>,
     }
 }
 

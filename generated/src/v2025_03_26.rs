@@ -72,8 +72,8 @@ impl ::std::default::Default for Annotations {
 }
 crate::rt::object! {
     Annotations {
-        0 "audience": optional audience: Vec<Role>,
-        1 "priority": optional priority: f64 as float,
+        "audience": optional audience: Vec<Role>,
+        "priority": optional priority: f64 as float,
     }
 }
 
@@ -118,10 +118,10 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent {
-        0 "type" fixed TYPE: &str = "audio",
-        1 "data": required data: String,
-        2 "mimeType": required mime_type: String,
-        3 "annotations": optional annotations: Annotations,
+        "type" fixed TYPE: &str = "audio",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
     }
 }
 
@@ -148,8 +148,8 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        0 "method" fixed METHOD: &str = "tools/call",
-        1 "params": required params: CallToolRequestParams,
+        "method" fixed METHOD: &str = "tools/call",
+        "params": required params: CallToolRequestParams,
     }
 }
 
@@ -189,8 +189,8 @@ impl CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        0 "name": required name: String,
-        1 "arguments": optional arguments: crate::Extra,
+        "name": required name: String,
+        "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -273,9 +273,9 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "content": required content: Vec<CallToolResultContentItem>,
-        2 "isError": optional is_error: bool,
+        "_meta": optional meta: crate::Extra,
+        "content": required content: Vec<CallToolResultContentItem>,
+        "isError": optional is_error: bool,
     }
 }
 
@@ -559,8 +559,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        0 "method" fixed METHOD: &str = "sampling/createMessage",
-        1 "params": required params: CreateMessageRequestParams,
+        "method" fixed METHOD: &str = "sampling/createMessage",
+        "params": required params: CreateMessageRequestParams,
     }
 }
 
@@ -662,14 +662,14 @@ impl CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        0 "messages": required messages: Vec<SamplingMessage>,
-        1 "modelPreferences": optional model_preferences: ModelPreferences,
-        2 "systemPrompt": optional system_prompt: String,
-        3 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        4 "temperature": optional temperature: f64 as float,
-        5 "maxTokens": required max_tokens: i64 as int,
-        6 "stopSequences": optional stop_sequences: Vec<String>,
-        7 "metadata": optional metadata: crate::Extra,
+        "messages": required messages: Vec<SamplingMessage>,
+        "modelPreferences": optional model_preferences: ModelPreferences,
+        "systemPrompt": optional system_prompt: String,
+        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        "temperature": optional temperature: f64 as float,
+        "maxTokens": required max_tokens: i64 as int,
+        "stopSequences": optional stop_sequences: Vec<String>,
+        "metadata": optional metadata: crate::Extra,
     }
 }
 
@@ -798,11 +798,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "role": required role: Role,
-        2 "content": required content: SamplingMessageContent,
-        3 "model": required model: String,
-        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        "_meta": optional meta: crate::Extra,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "model": required model: String,
+        "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -863,9 +863,9 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource {
-        0 "type" fixed TYPE: &str = "resource",
-        1 "resource": required resource: EmbeddedResourceResource,
-        2 "annotations": optional annotations: Annotations,
+        "type" fixed TYPE: &str = "resource",
+        "resource": required resource: EmbeddedResourceResource,
+        "annotations": optional annotations: Annotations,
     }
 }
 
@@ -917,8 +917,8 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        0 "method" fixed METHOD: &str = "prompts/get",
-        1 "params": required params: GetPromptRequestParams,
+        "method" fixed METHOD: &str = "prompts/get",
+        "params": required params: GetPromptRequestParams,
     }
 }
 
@@ -960,8 +960,8 @@ impl GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        0 "name": required name: String,
-        1 "arguments": optional arguments: crate::IndexMap<String, String>,
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1031,9 +1031,9 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "description": optional description: String,
-        2 "messages": required messages: Vec<PromptMessage>,
+        "_meta": optional meta: crate::Extra,
+        "description": optional description: String,
+        "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -1082,10 +1082,10 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent {
-        0 "type" fixed TYPE: &str = "image",
-        1 "data": required data: String,
-        2 "mimeType": required mime_type: String,
-        3 "annotations": optional annotations: Annotations,
+        "type" fixed TYPE: &str = "image",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
     }
 }
 
@@ -1114,8 +1114,8 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest {
-        0 "method" fixed METHOD: &str = "initialize",
-        1 "params": required params: InitializeRequestParams,
+        "method" fixed METHOD: &str = "initialize",
+        "params": required params: InitializeRequestParams,
     }
 }
 
@@ -1159,9 +1159,9 @@ impl InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams {
-        0 "protocolVersion": required protocol_version: String,
-        1 "capabilities": required capabilities: ClientCapabilities,
-        2 "clientInfo": required client_info: Implementation,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ClientCapabilities,
+        "clientInfo": required client_info: Implementation,
     }
 }
 
@@ -1249,11 +1249,11 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "protocolVersion": required protocol_version: String,
-        2 "capabilities": required capabilities: ServerCapabilities,
-        3 "serverInfo": required server_info: Implementation,
-        4 "instructions": optional instructions: String,
+        "_meta": optional meta: crate::Extra,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ServerCapabilities,
+        "serverInfo": required server_info: Implementation,
+        "instructions": optional instructions: String,
     }
 }
 
@@ -1429,8 +1429,8 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        0 "method" fixed METHOD: &str = "resources/templates/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "resources/templates/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1526,9 +1526,9 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -1576,8 +1576,8 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        0 "method" fixed METHOD: &str = "resources/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "resources/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1672,9 +1672,9 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "resources": required resources: Vec<Resource>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -1725,8 +1725,8 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        0 "method" fixed METHOD: &str = "tools/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "tools/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1821,9 +1821,9 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "tools": required tools: Vec<Tool>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -1864,8 +1864,8 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/progress",
-        1 "params": required params: ProgressNotificationParams,
+        "method" fixed METHOD: &str = "notifications/progress",
+        "params": required params: ProgressNotificationParams,
     }
 }
 
@@ -1920,10 +1920,10 @@ impl ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        0 "progressToken": required progress_token: ProgressToken,
-        1 "progress": required progress: f64 as float,
-        2 "total": optional total: f64 as float,
-        3 "message": optional message: String,
+        "progressToken": required progress_token: ProgressToken,
+        "progress": required progress: f64 as float,
+        "total": optional total: f64 as float,
+        "message": optional message: String,
     }
 }
 
@@ -1959,8 +1959,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        0 "role": required role: Role,
-        1 "content": required content: PromptMessageContent,
+        "role": required role: Role,
+        "content": required content: PromptMessageContent,
     }
 }
 
@@ -2089,12 +2089,12 @@ impl Resource {
 }
 crate::rt::object! {
     Resource {
-        0 "uri": required uri: String,
-        1 "name": required name: String,
-        2 "description": optional description: String,
-        3 "mimeType": optional mime_type: String,
-        4 "annotations": optional annotations: Annotations,
-        5 "size": optional size: i64 as int,
+        "uri": required uri: String,
+        "name": required name: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
     }
 }
 
@@ -2165,11 +2165,11 @@ impl ResourceTemplate {
 }
 crate::rt::object! {
     ResourceTemplate {
-        0 "uriTemplate": required uri_template: String,
-        1 "name": required name: String,
-        2 "description": optional description: String,
-        3 "mimeType": optional mime_type: String,
-        4 "annotations": optional annotations: Annotations,
+        "uriTemplate": required uri_template: String,
+        "name": required name: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
     }
 }
 
@@ -2206,8 +2206,8 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        0 "role": required role: Role,
-        1 "content": required content: SamplingMessageContent,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
     }
 }
 
@@ -2484,9 +2484,9 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent {
-        0 "type" fixed TYPE: &str = "text",
-        1 "text": required text: String,
-        2 "annotations": optional annotations: Annotations,
+        "type" fixed TYPE: &str = "text",
+        "text": required text: String,
+        "annotations": optional annotations: Annotations,
     }
 }
 
@@ -2540,10 +2540,10 @@ impl Tool {
 }
 crate::rt::object! {
     Tool {
-        0 "name": required name: String,
-        1 "description": optional description: String,
-        2 "inputSchema": required input_schema: ToolInputSchema,
-        3 "annotations": optional annotations: ToolAnnotations,
+        "name": required name: String,
+        "description": optional description: String,
+        "inputSchema": required input_schema: ToolInputSchema,
+        "annotations": optional annotations: ToolAnnotations,
     }
 }
 
@@ -2591,9 +2591,9 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        0 "type" fixed TYPE: &str = "object",
-        1 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
-        2 "required": optional required: Vec<String>,
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::Extra>,
+        "required": optional required: Vec<String>,
     }
 }
 

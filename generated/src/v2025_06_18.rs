@@ -121,9 +121,9 @@ impl ::std::default::Default for Annotations {
 }
 crate::rt::object! {
     Annotations {
-        0 "audience": optional audience: Vec<Role>,
-        1 "priority": optional priority: f64 as float,
-        2 "lastModified": optional last_modified: String,
+        "audience": optional audience: Vec<Role>,
+        "priority": optional priority: f64 as float,
+        "lastModified": optional last_modified: String,
     }
 }
 
@@ -179,11 +179,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent {
-        0 "type" fixed TYPE: &str = "audio",
-        1 "data": required data: String,
-        2 "mimeType": required mime_type: String,
-        3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "audio",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -254,10 +254,10 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::Extra,
-        3 "blob": required blob: String,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::Extra,
+        "blob": required blob: String,
     }
 }
 
@@ -284,8 +284,8 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        0 "method" fixed METHOD: &str = "tools/call",
-        1 "params": required params: CallToolRequestParams,
+        "method" fixed METHOD: &str = "tools/call",
+        "params": required params: CallToolRequestParams,
     }
 }
 
@@ -325,8 +325,8 @@ impl CallToolRequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        0 "name": required name: String,
-        1 "arguments": optional arguments: crate::Extra,
+        "name": required name: String,
+        "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -427,10 +427,10 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "content": required content: Vec<ContentBlock>,
-        2 "structuredContent": optional structured_content: crate::Extra,
-        3 "isError": optional is_error: bool,
+        "_meta": optional meta: crate::Extra,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: crate::Extra,
+        "isError": optional is_error: bool,
     }
 }
 
@@ -463,8 +463,8 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/cancelled",
-        1 "params": required params: CancelledNotificationParams,
+        "method" fixed METHOD: &str = "notifications/cancelled",
+        "params": required params: CancelledNotificationParams,
     }
 }
 
@@ -509,8 +509,8 @@ impl CancelledNotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams {
-        0 "requestId": required request_id: RequestId,
-        1 "reason": optional reason: String,
+        "requestId": required request_id: RequestId,
+        "reason": optional reason: String,
     }
 }
 
@@ -576,10 +576,10 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
-        1 "roots": optional roots: ClientCapabilitiesRoots,
-        2 "sampling": optional sampling: crate::Extra,
-        3 "elicitation": optional elicitation: crate::Extra,
+        "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        "roots": optional roots: ClientCapabilitiesRoots,
+        "sampling": optional sampling: crate::Extra,
+        "elicitation": optional elicitation: crate::Extra,
     }
 }
 
@@ -618,7 +618,7 @@ impl ::std::default::Default for ClientCapabilitiesRoots {
 }
 crate::rt::object! {
     ClientCapabilitiesRoots {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -856,8 +856,8 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest {
-        0 "method" fixed METHOD: &str = "completion/complete",
-        1 "params": required params: CompleteRequestParams,
+        "method" fixed METHOD: &str = "completion/complete",
+        "params": required params: CompleteRequestParams,
     }
 }
 
@@ -907,9 +907,9 @@ impl CompleteRequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams {
-        0 "ref": required r#ref: CompleteRequestParamsRef,
-        1 "argument": required argument: CompleteRequestParamsArgument,
-        2 "context": optional context: CompleteRequestParamsContext,
+        "ref": required r#ref: CompleteRequestParamsRef,
+        "argument": required argument: CompleteRequestParamsArgument,
+        "context": optional context: CompleteRequestParamsContext,
     }
 }
 
@@ -939,8 +939,8 @@ impl CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument {
-        0 "name": required name: String,
-        1 "value": required value: String,
+        "name": required name: String,
+        "value": required value: String,
     }
 }
 
@@ -975,7 +975,7 @@ impl ::std::default::Default for CompleteRequestParamsContext {
 }
 crate::rt::object! {
     CompleteRequestParamsContext {
-        0 "arguments": optional arguments: crate::IndexMap<String, String>,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1060,8 +1060,8 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "completion": required completion: CompleteResultCompletion,
+        "_meta": optional meta: crate::Extra,
+        "completion": required completion: CompleteResultCompletion,
     }
 }
 
@@ -1105,9 +1105,9 @@ impl CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion {
-        0 "values": required values: Vec<String>,
-        1 "total": optional total: i64 as int,
-        2 "hasMore": optional has_more: bool,
+        "values": required values: Vec<String>,
+        "total": optional total: i64 as int,
+        "hasMore": optional has_more: bool,
     }
 }
 
@@ -1183,8 +1183,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        0 "method" fixed METHOD: &str = "sampling/createMessage",
-        1 "params": required params: CreateMessageRequestParams,
+        "method" fixed METHOD: &str = "sampling/createMessage",
+        "params": required params: CreateMessageRequestParams,
     }
 }
 
@@ -1288,14 +1288,14 @@ impl CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        0 "messages": required messages: Vec<SamplingMessage>,
-        1 "modelPreferences": optional model_preferences: ModelPreferences,
-        2 "systemPrompt": optional system_prompt: String,
-        3 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        4 "temperature": optional temperature: f64 as float,
-        5 "maxTokens": required max_tokens: i64 as int,
-        6 "stopSequences": optional stop_sequences: Vec<String>,
-        7 "metadata": optional metadata: crate::Extra,
+        "messages": required messages: Vec<SamplingMessage>,
+        "modelPreferences": optional model_preferences: ModelPreferences,
+        "systemPrompt": optional system_prompt: String,
+        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        "temperature": optional temperature: f64 as float,
+        "maxTokens": required max_tokens: i64 as int,
+        "stopSequences": optional stop_sequences: Vec<String>,
+        "metadata": optional metadata: crate::Extra,
     }
 }
 
@@ -1424,11 +1424,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "role": required role: Role,
-        2 "content": required content: SamplingMessageContent,
-        3 "model": required model: String,
-        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        "_meta": optional meta: crate::Extra,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "model": required model: String,
+        "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -1477,8 +1477,8 @@ impl ElicitRequest {
 }
 crate::rt::object! {
     ElicitRequest {
-        0 "method" fixed METHOD: &str = "elicitation/create",
-        1 "params": required params: ElicitRequestParams,
+        "method" fixed METHOD: &str = "elicitation/create",
+        "params": required params: ElicitRequestParams,
     }
 }
 
@@ -1524,8 +1524,8 @@ impl ElicitRequestParams {
 }
 crate::rt::object! {
     ElicitRequestParams {
-        0 "message": required message: String,
-        1 "requestedSchema": required requested_schema: ElicitRequestParamsRequestedSchema,
+        "message": required message: String,
+        "requestedSchema": required requested_schema: ElicitRequestParamsRequestedSchema,
     }
 }
 
@@ -1558,9 +1558,9 @@ impl ElicitRequestParamsRequestedSchema {
 }
 crate::rt::object! {
     ElicitRequestParamsRequestedSchema {
-        0 "type" fixed TYPE: &str = "object",
-        1 "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
-        2 "required": optional required: Vec<String>,
+        "type" fixed TYPE: &str = "object",
+        "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
+        "required": optional required: Vec<String>,
     }
 }
 
@@ -1640,9 +1640,9 @@ impl ::std::convert::From<ElicitResult> for Result {
 }
 crate::rt::object! {
     ElicitResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "action": required action: ElicitResultAction,
-        2 "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
+        "_meta": optional meta: crate::Extra,
+        "action": required action: ElicitResultAction,
+        "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
     }
 }
 
@@ -1759,10 +1759,10 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource {
-        0 "type" fixed TYPE: &str = "resource",
-        1 "resource": required resource: EmbeddedResourceResource,
-        2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "resource",
+        "resource": required resource: EmbeddedResourceResource,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -1843,11 +1843,11 @@ impl EnumSchema {
 }
 crate::rt::object! {
     EnumSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "enum": required r#enum: Vec<String>,
-        4 "enumNames": optional enum_names: Vec<String>,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "enumNames": optional enum_names: Vec<String>,
     }
 }
 
@@ -1872,8 +1872,8 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        0 "method" fixed METHOD: &str = "prompts/get",
-        1 "params": required params: GetPromptRequestParams,
+        "method" fixed METHOD: &str = "prompts/get",
+        "params": required params: GetPromptRequestParams,
     }
 }
 
@@ -1915,8 +1915,8 @@ impl GetPromptRequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        0 "name": required name: String,
-        1 "arguments": optional arguments: crate::IndexMap<String, String>,
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1986,9 +1986,9 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "description": optional description: String,
-        2 "messages": required messages: Vec<PromptMessage>,
+        "_meta": optional meta: crate::Extra,
+        "description": optional description: String,
+        "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -2048,11 +2048,11 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent {
-        0 "type" fixed TYPE: &str = "image",
-        1 "data": required data: String,
-        2 "mimeType": required mime_type: String,
-        3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "image",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -2108,9 +2108,9 @@ impl ::std::convert::From<Implementation> for BaseMetadata {
 }
 crate::rt::object! {
     Implementation {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "version": required version: String,
+        "name": required name: String,
+        "title": optional title: String,
+        "version": required version: String,
     }
 }
 
@@ -2137,8 +2137,8 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest {
-        0 "method" fixed METHOD: &str = "initialize",
-        1 "params": required params: InitializeRequestParams,
+        "method" fixed METHOD: &str = "initialize",
+        "params": required params: InitializeRequestParams,
     }
 }
 
@@ -2182,9 +2182,9 @@ impl InitializeRequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams {
-        0 "protocolVersion": required protocol_version: String,
-        1 "capabilities": required capabilities: ClientCapabilities,
-        2 "clientInfo": required client_info: Implementation,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ClientCapabilities,
+        "clientInfo": required client_info: Implementation,
     }
 }
 
@@ -2272,11 +2272,11 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "protocolVersion": required protocol_version: String,
-        2 "capabilities": required capabilities: ServerCapabilities,
-        3 "serverInfo": required server_info: Implementation,
-        4 "instructions": optional instructions: String,
+        "_meta": optional meta: crate::Extra,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ServerCapabilities,
+        "serverInfo": required server_info: Implementation,
+        "instructions": optional instructions: String,
     }
 }
 
@@ -2328,8 +2328,8 @@ impl ::std::convert::From<InitializedNotification> for Notification {
 }
 crate::rt::object! {
     InitializedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/initialized",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/initialized",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -2367,9 +2367,9 @@ impl JSONRPCError {
 }
 crate::rt::object! {
     JSONRPCError {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: Option<RequestId>,
-        2 "error": required error: JSONRPCErrorError,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: Option<RequestId>,
+        "error": required error: JSONRPCErrorError,
     }
 }
 
@@ -2412,9 +2412,9 @@ impl ::std::fmt::Display for JSONRPCErrorError {
 impl ::std::error::Error for JSONRPCErrorError {}
 crate::rt::object! {
     JSONRPCErrorError {
-        0 "code": required code: i64 as int,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code": required code: i64 as int,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -2501,9 +2501,9 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
 }
 crate::rt::object! {
     JSONRPCNotification notification {
-        0 "method": required method: String,
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method": required method: String,
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -2555,10 +2555,10 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 }
 crate::rt::object! {
     JSONRPCRequest {
-        0 "method": required method: String,
-        1 "params": optional params: RequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method": required method: String,
+        "params": optional params: RequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -2590,9 +2590,9 @@ impl JSONRPCResponse {
 }
 crate::rt::object! {
     JSONRPCResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: Result,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: Result,
     }
 }
 
@@ -2645,8 +2645,8 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListPromptsRequest {
-        0 "method" fixed METHOD: &str = "prompts/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "prompts/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -2741,9 +2741,9 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "prompts": required prompts: Vec<Prompt>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "prompts": required prompts: Vec<Prompt>,
     }
 }
 
@@ -2791,8 +2791,8 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        0 "method" fixed METHOD: &str = "resources/templates/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "resources/templates/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -2888,9 +2888,9 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -2938,8 +2938,8 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        0 "method" fixed METHOD: &str = "resources/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "resources/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -3034,9 +3034,9 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "resources": required resources: Vec<Resource>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -3092,8 +3092,8 @@ impl ::std::convert::From<ListRootsRequest> for Request {
 }
 crate::rt::object! {
     ListRootsRequest {
-        0 "method" fixed METHOD: &str = "roots/list",
-        1 "params": optional params: RequestParams,
+        "method" fixed METHOD: &str = "roots/list",
+        "params": optional params: RequestParams,
     }
 }
 
@@ -3164,8 +3164,8 @@ impl ::std::convert::From<ListRootsResult> for Result {
 }
 crate::rt::object! {
     ListRootsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "roots": required roots: Vec<Root>,
+        "_meta": optional meta: crate::Extra,
+        "roots": required roots: Vec<Root>,
     }
 }
 
@@ -3213,8 +3213,8 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        0 "method" fixed METHOD: &str = "tools/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "tools/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -3309,9 +3309,9 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "tools": required tools: Vec<Tool>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -3342,8 +3342,8 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/message",
-        1 "params": required params: LoggingMessageNotificationParams,
+        "method" fixed METHOD: &str = "notifications/message",
+        "params": required params: LoggingMessageNotificationParams,
     }
 }
 
@@ -3387,9 +3387,9 @@ impl LoggingMessageNotificationParams {
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
-        0 "level": required level: LoggingLevel,
-        1 "logger": optional logger: String,
-        2 "data": required data: ::serde_json::Value,
+        "level": required level: LoggingLevel,
+        "logger": optional logger: String,
+        "data": required data: ::serde_json::Value,
     }
 }
 
@@ -3426,8 +3426,8 @@ impl Notification {
 }
 crate::rt::object! {
     Notification notification {
-        0 "method": required method: String,
-        1 "params": optional params: NotificationParams,
+        "method": required method: String,
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -3478,7 +3478,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        0 "_meta": optional meta: crate::Extra,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -3532,11 +3532,11 @@ impl NumberSchema {
 }
 crate::rt::object! {
     NumberSchema {
-        0 "type": required r#type: NumberSchemaType,
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minimum": optional minimum: f64 as float,
-        4 "maximum": optional maximum: f64 as float,
+        "type": required r#type: NumberSchemaType,
+        "title": optional title: String,
+        "description": optional description: String,
+        "minimum": optional minimum: f64 as float,
+        "maximum": optional maximum: f64 as float,
     }
 }
 
@@ -3584,8 +3584,8 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest {
-        0 "method": required method: String,
-        1 "params": optional params: PaginatedRequestParams,
+        "method": required method: String,
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -3621,7 +3621,7 @@ impl ::std::default::Default for PaginatedRequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams {
-        0 "cursor": optional cursor: Cursor,
+        "cursor": optional cursor: Cursor,
     }
 }
 
@@ -3696,8 +3696,8 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
     }
 }
 
@@ -3747,8 +3747,8 @@ impl ::std::convert::From<PingRequest> for Request {
 }
 crate::rt::object! {
     PingRequest {
-        0 "method" fixed METHOD: &str = "ping",
-        1 "params": optional params: RequestParams,
+        "method" fixed METHOD: &str = "ping",
+        "params": optional params: RequestParams,
     }
 }
 
@@ -3824,8 +3824,8 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/progress",
-        1 "params": required params: ProgressNotificationParams,
+        "method" fixed METHOD: &str = "notifications/progress",
+        "params": required params: ProgressNotificationParams,
     }
 }
 
@@ -3880,10 +3880,10 @@ impl ProgressNotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        0 "progressToken": required progress_token: ProgressToken,
-        1 "progress": required progress: f64 as float,
-        2 "total": optional total: f64 as float,
-        3 "message": optional message: String,
+        "progressToken": required progress_token: ProgressToken,
+        "progress": required progress: f64 as float,
+        "total": optional total: f64 as float,
+        "message": optional message: String,
     }
 }
 
@@ -4010,11 +4010,11 @@ impl ::std::convert::From<Prompt> for BaseMetadata {
 }
 crate::rt::object! {
     Prompt {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "arguments": optional arguments: Vec<PromptArgument>,
-        4 "_meta": optional meta: crate::Extra,
+        "name": required name: String,
+        "title": optional title: String,
+        "description": optional description: String,
+        "arguments": optional arguments: Vec<PromptArgument>,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -4066,8 +4066,8 @@ impl ::std::convert::From<PromptListChangedNotification> for Notification {
 }
 crate::rt::object! {
     PromptListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -4106,8 +4106,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        0 "role": required role: Role,
-        1 "content": required content: ContentBlock,
+        "role": required role: Role,
+        "content": required content: ContentBlock,
     }
 }
 
@@ -4134,8 +4134,8 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest {
-        0 "method" fixed METHOD: &str = "resources/read",
-        1 "params": required params: ReadResourceRequestParams,
+        "method" fixed METHOD: &str = "resources/read",
+        "params": required params: ReadResourceRequestParams,
     }
 }
 
@@ -4170,7 +4170,7 @@ impl ReadResourceRequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams {
-        0 "uri": required uri: String,
+        "uri": required uri: String,
     }
 }
 
@@ -4228,8 +4228,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "contents": required contents: Vec<ReadResourceResultContentsItem>,
+        "_meta": optional meta: crate::Extra,
+        "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
 
@@ -4285,8 +4285,8 @@ impl Request {
 }
 crate::rt::object! {
     Request {
-        0 "method": required method: String,
-        1 "params": optional params: RequestParams,
+        "method": required method: String,
+        "params": optional params: RequestParams,
     }
 }
 
@@ -4376,7 +4376,7 @@ impl ::std::default::Default for RequestParams {
 }
 crate::rt::object! {
     RequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
+        "_meta": optional meta: RequestParamsMeta,
     }
 }
 
@@ -4425,7 +4425,7 @@ impl ::std::default::Default for RequestParamsMeta {
 }
 crate::rt::object! {
     RequestParamsMeta {
-        0 "progressToken": optional progress_token: ProgressToken,
+        "progressToken": optional progress_token: ProgressToken,
     }
 }
 
@@ -4552,14 +4552,14 @@ impl ::std::convert::From<Resource> for BaseMetadata {
 }
 crate::rt::object! {
     Resource {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "uri": required uri: String,
-        3 "description": optional description: String,
-        4 "mimeType": optional mime_type: String,
-        5 "annotations": optional annotations: Annotations,
-        6 "size": optional size: i64 as int,
-        7 "_meta": optional meta: crate::Extra,
+        "name": required name: String,
+        "title": optional title: String,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -4609,9 +4609,9 @@ impl ResourceContents {
 }
 crate::rt::object! {
     ResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::Extra,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -4762,15 +4762,15 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
 }
 crate::rt::object! {
     ResourceLink {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "uri": required uri: String,
-        3 "description": optional description: String,
-        4 "mimeType": optional mime_type: String,
-        5 "annotations": optional annotations: Annotations,
-        6 "size": optional size: i64 as int,
-        7 "_meta": optional meta: crate::Extra,
-        8 "type" fixed TYPE: &str = "resource_link",
+        "name": required name: String,
+        "title": optional title: String,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "resource_link",
     }
 }
 
@@ -4820,8 +4820,8 @@ impl ::std::convert::From<ResourceListChangedNotification> for Notification {
 }
 crate::rt::object! {
     ResourceListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -4944,13 +4944,13 @@ impl ::std::convert::From<ResourceTemplate> for BaseMetadata {
 }
 crate::rt::object! {
     ResourceTemplate {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "uriTemplate": required uri_template: String,
-        3 "description": optional description: String,
-        4 "mimeType": optional mime_type: String,
-        5 "annotations": optional annotations: Annotations,
-        6 "_meta": optional meta: crate::Extra,
+        "name": required name: String,
+        "title": optional title: String,
+        "uriTemplate": required uri_template: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -4979,8 +4979,8 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/resources/updated",
-        1 "params": required params: ResourceUpdatedNotificationParams,
+        "method" fixed METHOD: &str = "notifications/resources/updated",
+        "params": required params: ResourceUpdatedNotificationParams,
     }
 }
 
@@ -5014,7 +5014,7 @@ impl ResourceUpdatedNotificationParams {
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
-        0 "uri": required uri: String,
+        "uri": required uri: String,
     }
 }
 
@@ -5062,7 +5062,7 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        0 "_meta": optional meta: crate::Extra,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5116,9 +5116,9 @@ impl Root {
 }
 crate::rt::object! {
     Root {
-        0 "uri": required uri: String,
-        1 "name": optional name: String,
-        2 "_meta": optional meta: crate::Extra,
+        "uri": required uri: String,
+        "name": optional name: String,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5172,8 +5172,8 @@ impl ::std::convert::From<RootsListChangedNotification> for Notification {
 }
 crate::rt::object! {
     RootsListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/roots/list_changed",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/roots/list_changed",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -5211,8 +5211,8 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        0 "role": required role: Role,
-        1 "content": required content: SamplingMessageContent,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
     }
 }
 
@@ -5488,8 +5488,8 @@ impl SetLevelRequest {
 }
 crate::rt::object! {
     SetLevelRequest {
-        0 "method" fixed METHOD: &str = "logging/setLevel",
-        1 "params": required params: SetLevelRequestParams,
+        "method" fixed METHOD: &str = "logging/setLevel",
+        "params": required params: SetLevelRequestParams,
     }
 }
 
@@ -5522,7 +5522,7 @@ impl SetLevelRequestParams {
 }
 crate::rt::object! {
     SetLevelRequestParams {
-        0 "level": required level: LoggingLevel,
+        "level": required level: LoggingLevel,
     }
 }
 
@@ -5590,12 +5590,12 @@ impl ::std::default::Default for StringSchema {
 }
 crate::rt::object! {
     StringSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minLength": optional min_length: i64 as int,
-        4 "maxLength": optional max_length: i64 as int,
-        5 "format": optional format: StringSchemaFormat,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minLength": optional min_length: i64 as int,
+        "maxLength": optional max_length: i64 as int,
+        "format": optional format: StringSchemaFormat,
     }
 }
 
@@ -5643,8 +5643,8 @@ impl SubscribeRequest {
 }
 crate::rt::object! {
     SubscribeRequest {
-        0 "method" fixed METHOD: &str = "resources/subscribe",
-        1 "params": required params: SubscribeRequestParams,
+        "method" fixed METHOD: &str = "resources/subscribe",
+        "params": required params: SubscribeRequestParams,
     }
 }
 
@@ -5679,7 +5679,7 @@ impl SubscribeRequestParams {
 }
 crate::rt::object! {
     SubscribeRequestParams {
-        0 "uri": required uri: String,
+        "uri": required uri: String,
     }
 }
 
@@ -5725,10 +5725,10 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent {
-        0 "type" fixed TYPE: &str = "text",
-        1 "text": required text: String,
-        2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "text",
+        "text": required text: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5795,10 +5795,10 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     TextResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::Extra,
-        3 "text": required text: String,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::Extra,
+        "text": required text: String,
     }
 }
 
@@ -5917,13 +5917,13 @@ impl ::std::convert::From<Tool> for BaseMetadata {
 }
 crate::rt::object! {
     Tool {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "inputSchema": required input_schema: ToolInputSchema,
-        4 "outputSchema": optional output_schema: ToolOutputSchema,
-        5 "annotations": optional annotations: ToolAnnotations,
-        6 "_meta": optional meta: crate::Extra,
+        "name": required name: String,
+        "title": optional title: String,
+        "description": optional description: String,
+        "inputSchema": required input_schema: ToolInputSchema,
+        "outputSchema": optional output_schema: ToolOutputSchema,
+        "annotations": optional annotations: ToolAnnotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5971,9 +5971,9 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        0 "type" fixed TYPE: &str = "object",
-        1 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
-        2 "required": optional required: Vec<String>,
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::Extra>,
+        "required": optional required: Vec<String>,
     }
 }
 
@@ -6023,8 +6023,8 @@ impl ::std::convert::From<ToolListChangedNotification> for Notification {
 }
 crate::rt::object! {
     ToolListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -6078,9 +6078,9 @@ impl ::std::default::Default for ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema {
-        0 "type" fixed TYPE: &str = "object",
-        1 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
-        2 "required": optional required: Vec<String>,
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::Extra>,
+        "required": optional required: Vec<String>,
     }
 }
 
@@ -6107,8 +6107,8 @@ impl UnsubscribeRequest {
 }
 crate::rt::object! {
     UnsubscribeRequest {
-        0 "method" fixed METHOD: &str = "resources/unsubscribe",
-        1 "params": required params: UnsubscribeRequestParams,
+        "method" fixed METHOD: &str = "resources/unsubscribe",
+        "params": required params: UnsubscribeRequestParams,
     }
 }
 
@@ -6143,7 +6143,7 @@ impl UnsubscribeRequestParams {
 }
 crate::rt::object! {
     UnsubscribeRequestParams {
-        0 "uri": required uri: String,
+        "uri": required uri: String,
     }
 }
 

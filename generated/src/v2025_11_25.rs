@@ -115,11 +115,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent {
-        0 "type" fixed TYPE: &str = "audio",
-        1 "data": required data: String,
-        2 "mimeType": required mime_type: String,
-        3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "audio",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -190,10 +190,10 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::Extra,
-        3 "blob": required blob: String,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::Extra,
+        "blob": required blob: String,
     }
 }
 
@@ -225,10 +225,10 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        0 "method" fixed METHOD: &str = "tools/call",
-        1 "params": required params: CallToolRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tools/call",
+        "params": required params: CallToolRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -329,10 +329,10 @@ impl ::std::convert::From<CallToolRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "task": optional task: TaskMetadata,
-        2 "name": required name: String,
-        3 "arguments": optional arguments: crate::Extra,
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
+        "name": required name: String,
+        "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -433,10 +433,10 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "content": required content: Vec<ContentBlock>,
-        2 "structuredContent": optional structured_content: crate::Extra,
-        3 "isError": optional is_error: bool,
+        "_meta": optional meta: crate::Extra,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: crate::Extra,
+        "isError": optional is_error: bool,
     }
 }
 
@@ -468,10 +468,10 @@ impl CancelTaskRequest {
 }
 crate::rt::object! {
     CancelTaskRequest {
-        0 "method" fixed METHOD: &str = "tasks/cancel",
-        1 "params": required params: CancelTaskRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tasks/cancel",
+        "params": required params: CancelTaskRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -506,7 +506,7 @@ impl CancelTaskRequestParams {
 }
 crate::rt::object! {
     CancelTaskRequestParams {
-        0 "taskId": required task_id: String,
+        "taskId": required task_id: String,
     }
 }
 
@@ -649,14 +649,14 @@ impl ::std::convert::From<CancelTaskResult> for Task {
 }
 crate::rt::object! {
     CancelTaskResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "taskId": required task_id: String,
-        2 "status": required status: TaskStatus,
-        3 "statusMessage": optional status_message: String,
-        4 "createdAt": required created_at: String,
-        5 "lastUpdatedAt": required last_updated_at: String,
-        6 "ttl": required ttl: Option<i64> as nullable_int,
-        7 "pollInterval": optional poll_interval: i64 as int,
+        "_meta": optional meta: crate::Extra,
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttl": required ttl: Option<i64> as nullable_int,
+        "pollInterval": optional poll_interval: i64 as int,
     }
 }
 
@@ -691,9 +691,9 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/cancelled",
-        1 "params": required params: CancelledNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/cancelled",
+        "params": required params: CancelledNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -779,9 +779,9 @@ impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams {
-        0 "_meta": optional meta: crate::Extra,
-        1 "requestId": optional request_id: RequestId,
-        2 "reason": optional reason: String,
+        "_meta": optional meta: crate::Extra,
+        "requestId": optional request_id: RequestId,
+        "reason": optional reason: String,
     }
 }
 
@@ -864,11 +864,11 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
-        1 "roots": optional roots: ClientCapabilitiesRoots,
-        2 "sampling": optional sampling: ClientCapabilitiesSampling,
-        3 "elicitation": optional elicitation: ClientCapabilitiesElicitation,
-        4 "tasks": optional tasks: ClientCapabilitiesTasks,
+        "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        "roots": optional roots: ClientCapabilitiesRoots,
+        "sampling": optional sampling: ClientCapabilitiesSampling,
+        "elicitation": optional elicitation: ClientCapabilitiesElicitation,
+        "tasks": optional tasks: ClientCapabilitiesTasks,
     }
 }
 
@@ -910,8 +910,8 @@ impl ::std::default::Default for ClientCapabilitiesElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesElicitation {
-        0 "form": optional form: crate::Extra,
-        1 "url": optional url: crate::Extra,
+        "form": optional form: crate::Extra,
+        "url": optional url: crate::Extra,
     }
 }
 
@@ -950,7 +950,7 @@ impl ::std::default::Default for ClientCapabilitiesRoots {
 }
 crate::rt::object! {
     ClientCapabilitiesRoots {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -995,8 +995,8 @@ impl ::std::default::Default for ClientCapabilitiesSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesSampling {
-        0 "context": optional context: crate::Extra,
-        1 "tools": optional tools: crate::Extra,
+        "context": optional context: crate::Extra,
+        "tools": optional tools: crate::Extra,
     }
 }
 
@@ -1052,9 +1052,9 @@ impl ::std::default::Default for ClientCapabilitiesTasks {
 }
 crate::rt::object! {
     ClientCapabilitiesTasks {
-        0 "list": optional list: crate::Extra,
-        1 "cancel": optional cancel: crate::Extra,
-        2 "requests": optional requests: ClientCapabilitiesTasksRequests,
+        "list": optional list: crate::Extra,
+        "cancel": optional cancel: crate::Extra,
+        "requests": optional requests: ClientCapabilitiesTasksRequests,
     }
 }
 
@@ -1104,8 +1104,8 @@ impl ::std::default::Default for ClientCapabilitiesTasksRequests {
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequests {
-        0 "sampling": optional sampling: ClientCapabilitiesTasksRequestsSampling,
-        1 "elicitation": optional elicitation: ClientCapabilitiesTasksRequestsElicitation,
+        "sampling": optional sampling: ClientCapabilitiesTasksRequestsSampling,
+        "elicitation": optional elicitation: ClientCapabilitiesTasksRequestsElicitation,
     }
 }
 
@@ -1140,7 +1140,7 @@ impl ::std::default::Default for ClientCapabilitiesTasksRequestsElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsElicitation {
-        0 "create": optional create: crate::Extra,
+        "create": optional create: crate::Extra,
     }
 }
 
@@ -1177,7 +1177,7 @@ impl ::std::default::Default for ClientCapabilitiesTasksRequestsSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesTasksRequestsSampling {
-        0 "createMessage": optional create_message: crate::Extra,
+        "createMessage": optional create_message: crate::Extra,
     }
 }
 
@@ -1488,10 +1488,10 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest {
-        0 "method" fixed METHOD: &str = "completion/complete",
-        1 "params": required params: CompleteRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "completion/complete",
+        "params": required params: CompleteRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -1568,10 +1568,10 @@ impl ::std::convert::From<CompleteRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "ref": required r#ref: CompleteRequestParamsRef,
-        2 "argument": required argument: CompleteRequestParamsArgument,
-        3 "context": optional context: CompleteRequestParamsContext,
+        "_meta": optional meta: RequestParamsMeta,
+        "ref": required r#ref: CompleteRequestParamsRef,
+        "argument": required argument: CompleteRequestParamsArgument,
+        "context": optional context: CompleteRequestParamsContext,
     }
 }
 
@@ -1601,8 +1601,8 @@ impl CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument {
-        0 "name": required name: String,
-        1 "value": required value: String,
+        "name": required name: String,
+        "value": required value: String,
     }
 }
 
@@ -1637,7 +1637,7 @@ impl ::std::default::Default for CompleteRequestParamsContext {
 }
 crate::rt::object! {
     CompleteRequestParamsContext {
-        0 "arguments": optional arguments: crate::IndexMap<String, String>,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1722,8 +1722,8 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "completion": required completion: CompleteResultCompletion,
+        "_meta": optional meta: crate::Extra,
+        "completion": required completion: CompleteResultCompletion,
     }
 }
 
@@ -1767,9 +1767,9 @@ impl CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion {
-        0 "values": required values: Vec<String>,
-        1 "total": optional total: i64 as int,
-        2 "hasMore": optional has_more: bool,
+        "values": required values: Vec<String>,
+        "total": optional total: i64 as int,
+        "hasMore": optional has_more: bool,
     }
 }
 
@@ -1850,10 +1850,10 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        0 "method" fixed METHOD: &str = "sampling/createMessage",
-        1 "params": required params: CreateMessageRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "sampling/createMessage",
+        "params": required params: CreateMessageRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -2089,18 +2089,18 @@ impl ::std::convert::From<CreateMessageRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "task": optional task: TaskMetadata,
-        2 "messages": required messages: Vec<SamplingMessage>,
-        3 "modelPreferences": optional model_preferences: ModelPreferences,
-        4 "systemPrompt": optional system_prompt: String,
-        5 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        6 "temperature": optional temperature: f64 as float,
-        7 "maxTokens": required max_tokens: i64 as int,
-        8 "stopSequences": optional stop_sequences: Vec<String>,
-        9 "metadata": optional metadata: crate::Extra,
-        10 "tools": optional tools: Vec<Tool>,
-        11 "toolChoice": optional tool_choice: ToolChoice,
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
+        "messages": required messages: Vec<SamplingMessage>,
+        "modelPreferences": optional model_preferences: ModelPreferences,
+        "systemPrompt": optional system_prompt: String,
+        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        "temperature": optional temperature: f64 as float,
+        "maxTokens": required max_tokens: i64 as int,
+        "stopSequences": optional stop_sequences: Vec<String>,
+        "metadata": optional metadata: crate::Extra,
+        "tools": optional tools: Vec<Tool>,
+        "toolChoice": optional tool_choice: ToolChoice,
     }
 }
 
@@ -2237,11 +2237,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "role": required role: Role,
-        2 "content": required content: SamplingMessageContent,
-        3 "model": required model: String,
-        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        "_meta": optional meta: crate::Extra,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "model": required model: String,
+        "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -2326,8 +2326,8 @@ impl ::std::convert::From<CreateTaskResult> for Result {
 }
 crate::rt::object! {
     CreateTaskResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "task": required task: Task,
+        "_meta": optional meta: crate::Extra,
+        "task": required task: Task,
     }
 }
 
@@ -2359,10 +2359,10 @@ impl ElicitRequest {
 }
 crate::rt::object! {
     ElicitRequest {
-        0 "method" fixed METHOD: &str = "elicitation/create",
-        1 "params": required params: ElicitRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "elicitation/create",
+        "params": required params: ElicitRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -2477,11 +2477,11 @@ impl ::std::convert::From<ElicitRequestFormParams> for RequestParams {
 }
 crate::rt::object! {
     ElicitRequestFormParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "task": optional task: TaskMetadata,
-        2 "mode": optional mode: ElicitRequestFormParamsMode,
-        3 "message": required message: String,
-        4 "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
+        "mode": optional mode: ElicitRequestFormParamsMode,
+        "message": required message: String,
+        "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
     }
 }
 
@@ -2535,10 +2535,10 @@ impl ElicitRequestFormParamsRequestedSchema {
 }
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema {
-        0 "$schema": optional schema: String,
-        1 "type" fixed TYPE: &str = "object",
-        2 "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
-        3 "required": optional required: Vec<String>,
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
+        "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
+        "required": optional required: Vec<String>,
     }
 }
 
@@ -2665,12 +2665,12 @@ impl ::std::convert::From<ElicitRequestURLParams> for RequestParams {
 }
 crate::rt::object! {
     ElicitRequestURLParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "task": optional task: TaskMetadata,
-        2 "mode" fixed MODE: &str = "url",
-        3 "message": required message: String,
-        4 "elicitationId": required elicitation_id: String,
-        5 "url": required url: String,
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
+        "mode" fixed MODE: &str = "url",
+        "message": required message: String,
+        "elicitationId": required elicitation_id: String,
+        "url": required url: String,
     }
 }
 
@@ -2751,9 +2751,9 @@ impl ::std::convert::From<ElicitResult> for Result {
 }
 crate::rt::object! {
     ElicitResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "action": required action: ElicitResultAction,
-        2 "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
+        "_meta": optional meta: crate::Extra,
+        "action": required action: ElicitResultAction,
+        "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
     }
 }
 
@@ -2846,9 +2846,9 @@ impl ElicitationCompleteNotification {
 }
 crate::rt::object! {
     ElicitationCompleteNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/elicitation/complete",
-        1 "params": required params: ElicitationCompleteNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/elicitation/complete",
+        "params": required params: ElicitationCompleteNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -2882,7 +2882,7 @@ impl ElicitationCompleteNotificationParams {
 }
 crate::rt::object! {
     ElicitationCompleteNotificationParams {
-        0 "elicitationId": required elicitation_id: String,
+        "elicitationId": required elicitation_id: String,
     }
 }
 
@@ -2930,10 +2930,10 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource {
-        0 "type" fixed TYPE: &str = "resource",
-        1 "resource": required resource: EmbeddedResourceResource,
-        2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "resource",
+        "resource": required resource: EmbeddedResourceResource,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -3033,9 +3033,9 @@ impl ::std::fmt::Display for Error {
 impl ::std::error::Error for Error {}
 crate::rt::object! {
     Error {
-        0 "code": required code: i64 as int,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code": required code: i64 as int,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -3065,10 +3065,10 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        0 "method" fixed METHOD: &str = "prompts/get",
-        1 "params": required params: GetPromptRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "prompts/get",
+        "params": required params: GetPromptRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -3136,9 +3136,9 @@ impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "name": required name: String,
-        2 "arguments": optional arguments: crate::IndexMap<String, String>,
+        "_meta": optional meta: RequestParamsMeta,
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -3208,9 +3208,9 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "description": optional description: String,
-        2 "messages": required messages: Vec<PromptMessage>,
+        "_meta": optional meta: crate::Extra,
+        "description": optional description: String,
+        "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -3242,10 +3242,10 @@ impl GetTaskPayloadRequest {
 }
 crate::rt::object! {
     GetTaskPayloadRequest {
-        0 "method" fixed METHOD: &str = "tasks/result",
-        1 "params": required params: GetTaskPayloadRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tasks/result",
+        "params": required params: GetTaskPayloadRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -3280,7 +3280,7 @@ impl GetTaskPayloadRequestParams {
 }
 crate::rt::object! {
     GetTaskPayloadRequestParams {
-        0 "taskId": required task_id: String,
+        "taskId": required task_id: String,
     }
 }
 
@@ -3344,7 +3344,7 @@ impl ::std::convert::From<GetTaskPayloadResult> for Result {
 }
 crate::rt::object! {
     GetTaskPayloadResult {
-        0 "_meta": optional meta: crate::Extra,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -3376,10 +3376,10 @@ impl GetTaskRequest {
 }
 crate::rt::object! {
     GetTaskRequest {
-        0 "method" fixed METHOD: &str = "tasks/get",
-        1 "params": required params: GetTaskRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tasks/get",
+        "params": required params: GetTaskRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -3414,7 +3414,7 @@ impl GetTaskRequestParams {
 }
 crate::rt::object! {
     GetTaskRequestParams {
-        0 "taskId": required task_id: String,
+        "taskId": required task_id: String,
     }
 }
 
@@ -3557,14 +3557,14 @@ impl ::std::convert::From<GetTaskResult> for Task {
 }
 crate::rt::object! {
     GetTaskResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "taskId": required task_id: String,
-        2 "status": required status: TaskStatus,
-        3 "statusMessage": optional status_message: String,
-        4 "createdAt": required created_at: String,
-        5 "lastUpdatedAt": required last_updated_at: String,
-        6 "ttl": required ttl: Option<i64> as nullable_int,
-        7 "pollInterval": optional poll_interval: i64 as int,
+        "_meta": optional meta: crate::Extra,
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttl": required ttl: Option<i64> as nullable_int,
+        "pollInterval": optional poll_interval: i64 as int,
     }
 }
 
@@ -3638,10 +3638,10 @@ impl Icon {
 }
 crate::rt::object! {
     Icon {
-        0 "src": required src: String,
-        1 "mimeType": optional mime_type: String,
-        2 "sizes": optional sizes: Vec<String>,
-        3 "theme": optional theme: IconTheme,
+        "src": required src: String,
+        "mimeType": optional mime_type: String,
+        "sizes": optional sizes: Vec<String>,
+        "theme": optional theme: IconTheme,
     }
 }
 
@@ -3701,7 +3701,7 @@ impl ::std::default::Default for Icons {
 }
 crate::rt::object! {
     Icons {
-        0 "icons": optional icons: Vec<Icon>,
+        "icons": optional icons: Vec<Icon>,
     }
 }
 
@@ -3757,11 +3757,11 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent {
-        0 "type" fixed TYPE: &str = "image",
-        1 "data": required data: String,
-        2 "mimeType": required mime_type: String,
-        3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "image",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -3891,12 +3891,12 @@ impl ::std::convert::From<Implementation> for Icons {
 }
 crate::rt::object! {
     Implementation {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "version": required version: String,
-        4 "description": optional description: String,
-        5 "websiteUrl": optional website_url: String,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "version": required version: String,
+        "description": optional description: String,
+        "websiteUrl": optional website_url: String,
     }
 }
 
@@ -3928,10 +3928,10 @@ impl InitializeRequest {
 }
 crate::rt::object! {
     InitializeRequest {
-        0 "method" fixed METHOD: &str = "initialize",
-        1 "params": required params: InitializeRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "initialize",
+        "params": required params: InitializeRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -4002,10 +4002,10 @@ impl ::std::convert::From<InitializeRequestParams> for RequestParams {
 }
 crate::rt::object! {
     InitializeRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "protocolVersion": required protocol_version: String,
-        2 "capabilities": required capabilities: ClientCapabilities,
-        3 "clientInfo": required client_info: Implementation,
+        "_meta": optional meta: RequestParamsMeta,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ClientCapabilities,
+        "clientInfo": required client_info: Implementation,
     }
 }
 
@@ -4093,11 +4093,11 @@ impl ::std::convert::From<InitializeResult> for Result {
 }
 crate::rt::object! {
     InitializeResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "protocolVersion": required protocol_version: String,
-        2 "capabilities": required capabilities: ServerCapabilities,
-        3 "serverInfo": required server_info: Implementation,
-        4 "instructions": optional instructions: String,
+        "_meta": optional meta: crate::Extra,
+        "protocolVersion": required protocol_version: String,
+        "capabilities": required capabilities: ServerCapabilities,
+        "serverInfo": required server_info: Implementation,
+        "instructions": optional instructions: String,
     }
 }
 
@@ -4137,9 +4137,9 @@ impl ::std::default::Default for InitializedNotification {
 }
 crate::rt::object! {
     InitializedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/initialized",
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/initialized",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -4175,9 +4175,9 @@ impl JSONRPCErrorResponse {
 }
 crate::rt::object! {
     JSONRPCErrorResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": optional id: Option<RequestId>,
-        2 "error": required error: Error,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: Error,
     }
 }
 
@@ -4263,10 +4263,10 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 }
 crate::rt::object! {
     JSONRPCRequest {
-        0 "method": required method: String,
-        1 "params": optional params: crate::Extra,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method": required method: String,
+        "params": optional params: crate::Extra,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -4321,9 +4321,9 @@ impl JSONRPCResultResponse {
 }
 crate::rt::object! {
     JSONRPCResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: Result,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: Result,
     }
 }
 
@@ -4390,12 +4390,12 @@ impl LegacyTitledEnumSchema {
 }
 crate::rt::object! {
     LegacyTitledEnumSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "enum": required r#enum: Vec<String>,
-        4 "enumNames": optional enum_names: Vec<String>,
-        5 "default": optional default: String,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "enumNames": optional enum_names: Vec<String>,
+        "default": optional default: String,
     }
 }
 
@@ -4441,10 +4441,10 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListPromptsRequest {
-        0 "method" fixed METHOD: &str = "prompts/list",
-        1 "params": optional params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "prompts/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -4539,9 +4539,9 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "prompts": required prompts: Vec<Prompt>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "prompts": required prompts: Vec<Prompt>,
     }
 }
 
@@ -4587,10 +4587,10 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        0 "method" fixed METHOD: &str = "resources/templates/list",
-        1 "params": optional params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "resources/templates/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -4686,9 +4686,9 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -4734,10 +4734,10 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        0 "method" fixed METHOD: &str = "resources/list",
-        1 "params": optional params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "resources/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -4832,9 +4832,9 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "resources": required resources: Vec<Resource>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -4875,10 +4875,10 @@ impl ListRootsRequest {
 }
 crate::rt::object! {
     ListRootsRequest {
-        0 "method" fixed METHOD: &str = "roots/list",
-        1 "params": optional params: RequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "roots/list",
+        "params": optional params: RequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -4949,8 +4949,8 @@ impl ::std::convert::From<ListRootsResult> for Result {
 }
 crate::rt::object! {
     ListRootsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "roots": required roots: Vec<Root>,
+        "_meta": optional meta: crate::Extra,
+        "roots": required roots: Vec<Root>,
     }
 }
 
@@ -4998,10 +4998,10 @@ impl ::std::convert::From<ListTasksRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListTasksRequest {
-        0 "method" fixed METHOD: &str = "tasks/list",
-        1 "params": optional params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tasks/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -5098,9 +5098,9 @@ impl ::std::convert::From<ListTasksResult> for Result {
 }
 crate::rt::object! {
     ListTasksResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "tasks": required tasks: Vec<Task>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "tasks": required tasks: Vec<Task>,
     }
 }
 
@@ -5146,10 +5146,10 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        0 "method" fixed METHOD: &str = "tools/list",
-        1 "params": optional params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tools/list",
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -5244,9 +5244,9 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "tools": required tools: Vec<Tool>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -5313,9 +5313,9 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/message",
-        1 "params": required params: LoggingMessageNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/message",
+        "params": required params: LoggingMessageNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -5388,10 +5388,10 @@ impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationPara
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
-        0 "_meta": optional meta: crate::Extra,
-        1 "level": required level: LoggingLevel,
-        2 "logger": optional logger: String,
-        3 "data": required data: ::serde_json::Value,
+        "_meta": optional meta: crate::Extra,
+        "level": required level: LoggingLevel,
+        "logger": optional logger: String,
+        "data": required data: ::serde_json::Value,
     }
 }
 
@@ -5457,7 +5457,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        0 "_meta": optional meta: crate::Extra,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -5519,12 +5519,12 @@ impl NumberSchema {
 }
 crate::rt::object! {
     NumberSchema {
-        0 "type": required r#type: NumberSchemaType,
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minimum": optional minimum: f64 as float,
-        4 "maximum": optional maximum: f64 as float,
-        5 "default": optional default: f64 as float,
+        "type": required r#type: NumberSchemaType,
+        "title": optional title: String,
+        "description": optional description: String,
+        "minimum": optional minimum: f64 as float,
+        "maximum": optional maximum: f64 as float,
+        "default": optional default: f64 as float,
     }
 }
 
@@ -5579,10 +5579,10 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest {
-        0 "method": required method: String,
-        1 "params": optional params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method": required method: String,
+        "params": optional params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -5645,8 +5645,8 @@ impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "cursor": optional cursor: Cursor,
+        "_meta": optional meta: RequestParamsMeta,
+        "cursor": optional cursor: Cursor,
     }
 }
 
@@ -5721,8 +5721,8 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
     }
 }
 
@@ -5757,10 +5757,10 @@ impl PingRequest {
 }
 crate::rt::object! {
     PingRequest {
-        0 "method" fixed METHOD: &str = "ping",
-        1 "params": optional params: RequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "ping",
+        "params": optional params: RequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -5836,9 +5836,9 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/progress",
-        1 "params": required params: ProgressNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/progress",
+        "params": required params: ProgressNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -5923,11 +5923,11 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        0 "_meta": optional meta: crate::Extra,
-        1 "progressToken": required progress_token: ProgressToken,
-        2 "progress": required progress: f64 as float,
-        3 "total": optional total: f64 as float,
-        4 "message": optional message: String,
+        "_meta": optional meta: crate::Extra,
+        "progressToken": required progress_token: ProgressToken,
+        "progress": required progress: f64 as float,
+        "total": optional total: f64 as float,
+        "message": optional message: String,
     }
 }
 
@@ -6098,12 +6098,12 @@ impl ::std::convert::From<Prompt> for Icons {
 }
 crate::rt::object! {
     Prompt {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "description": optional description: String,
-        4 "arguments": optional arguments: Vec<PromptArgument>,
-        5 "_meta": optional meta: crate::Extra,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "description": optional description: String,
+        "arguments": optional arguments: Vec<PromptArgument>,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -6143,9 +6143,9 @@ impl ::std::default::Default for PromptListChangedNotification {
 }
 crate::rt::object! {
     PromptListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -6184,8 +6184,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        0 "role": required role: Role,
-        1 "content": required content: ContentBlock,
+        "role": required role: Role,
+        "content": required content: ContentBlock,
     }
 }
 
@@ -6217,10 +6217,10 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest {
-        0 "method" fixed METHOD: &str = "resources/read",
-        1 "params": required params: ReadResourceRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "resources/read",
+        "params": required params: ReadResourceRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -6290,8 +6290,8 @@ impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "uri": required uri: String,
+        "_meta": optional meta: RequestParamsMeta,
+        "uri": required uri: String,
     }
 }
 
@@ -6349,8 +6349,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "contents": required contents: Vec<ReadResourceResultContentsItem>,
+        "_meta": optional meta: crate::Extra,
+        "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
 
@@ -6404,7 +6404,7 @@ impl RelatedTaskMetadata {
 }
 crate::rt::object! {
     RelatedTaskMetadata {
-        0 "taskId": required task_id: String,
+        "taskId": required task_id: String,
     }
 }
 
@@ -6484,7 +6484,7 @@ impl ::std::default::Default for RequestParams {
 }
 crate::rt::object! {
     RequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
+        "_meta": optional meta: RequestParamsMeta,
     }
 }
 
@@ -6533,7 +6533,7 @@ impl ::std::default::Default for RequestParamsMeta {
 }
 crate::rt::object! {
     RequestParamsMeta {
-        0 "progressToken": optional progress_token: ProgressToken,
+        "progressToken": optional progress_token: ProgressToken,
     }
 }
 
@@ -6711,15 +6711,15 @@ impl ::std::convert::From<Resource> for Icons {
 }
 crate::rt::object! {
     Resource {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "uri": required uri: String,
-        4 "description": optional description: String,
-        5 "mimeType": optional mime_type: String,
-        6 "annotations": optional annotations: Annotations,
-        7 "size": optional size: i64 as int,
-        8 "_meta": optional meta: crate::Extra,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -6769,9 +6769,9 @@ impl ResourceContents {
 }
 crate::rt::object! {
     ResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::Extra,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -6975,16 +6975,16 @@ impl ::std::convert::From<ResourceLink> for Icons {
 }
 crate::rt::object! {
     ResourceLink {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "uri": required uri: String,
-        4 "description": optional description: String,
-        5 "mimeType": optional mime_type: String,
-        6 "annotations": optional annotations: Annotations,
-        7 "size": optional size: i64 as int,
-        8 "_meta": optional meta: crate::Extra,
-        9 "type" fixed TYPE: &str = "resource_link",
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "resource_link",
     }
 }
 
@@ -7022,9 +7022,9 @@ impl ::std::default::Default for ResourceListChangedNotification {
 }
 crate::rt::object! {
     ResourceListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -7083,8 +7083,8 @@ impl ::std::convert::From<ResourceRequestParams> for RequestParams {
 }
 crate::rt::object! {
     ResourceRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "uri": required uri: String,
+        "_meta": optional meta: RequestParamsMeta,
+        "uri": required uri: String,
     }
 }
 
@@ -7247,14 +7247,14 @@ impl ::std::convert::From<ResourceTemplate> for Icons {
 }
 crate::rt::object! {
     ResourceTemplate {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "uriTemplate": required uri_template: String,
-        4 "description": optional description: String,
-        5 "mimeType": optional mime_type: String,
-        6 "annotations": optional annotations: Annotations,
-        7 "_meta": optional meta: crate::Extra,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uriTemplate": required uri_template: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -7283,9 +7283,9 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/resources/updated",
-        1 "params": required params: ResourceUpdatedNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/resources/updated",
+        "params": required params: ResourceUpdatedNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -7342,8 +7342,8 @@ impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationPar
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
-        0 "_meta": optional meta: crate::Extra,
-        1 "uri": required uri: String,
+        "_meta": optional meta: crate::Extra,
+        "uri": required uri: String,
     }
 }
 
@@ -7391,7 +7391,7 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        0 "_meta": optional meta: crate::Extra,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -7445,9 +7445,9 @@ impl Root {
 }
 crate::rt::object! {
     Root {
-        0 "uri": required uri: String,
-        1 "name": optional name: String,
-        2 "_meta": optional meta: crate::Extra,
+        "uri": required uri: String,
+        "name": optional name: String,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -7489,9 +7489,9 @@ impl ::std::default::Default for RootsListChangedNotification {
 }
 crate::rt::object! {
     RootsListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/roots/list_changed",
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/roots/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -7540,9 +7540,9 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        0 "role": required role: Role,
-        1 "content": required content: SamplingMessageContent,
-        2 "_meta": optional meta: crate::Extra,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -7717,13 +7717,13 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
-        1 "logging": optional logging: crate::Extra,
-        2 "completions": optional completions: crate::Extra,
-        3 "prompts": optional prompts: ServerCapabilitiesPrompts,
-        4 "resources": optional resources: ServerCapabilitiesResources,
-        5 "tools": optional tools: ServerCapabilitiesTools,
-        6 "tasks": optional tasks: ServerCapabilitiesTasks,
+        "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        "logging": optional logging: crate::Extra,
+        "completions": optional completions: crate::Extra,
+        "prompts": optional prompts: ServerCapabilitiesPrompts,
+        "resources": optional resources: ServerCapabilitiesResources,
+        "tools": optional tools: ServerCapabilitiesTools,
+        "tasks": optional tasks: ServerCapabilitiesTasks,
     }
 }
 
@@ -7760,7 +7760,7 @@ impl ::std::default::Default for ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -7806,8 +7806,8 @@ impl ::std::default::Default for ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources {
-        0 "subscribe": optional subscribe: bool,
-        1 "listChanged": optional list_changed: bool,
+        "subscribe": optional subscribe: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -7863,9 +7863,9 @@ impl ::std::default::Default for ServerCapabilitiesTasks {
 }
 crate::rt::object! {
     ServerCapabilitiesTasks {
-        0 "list": optional list: crate::Extra,
-        1 "cancel": optional cancel: crate::Extra,
-        2 "requests": optional requests: ServerCapabilitiesTasksRequests,
+        "list": optional list: crate::Extra,
+        "cancel": optional cancel: crate::Extra,
+        "requests": optional requests: ServerCapabilitiesTasksRequests,
     }
 }
 
@@ -7903,7 +7903,7 @@ impl ::std::default::Default for ServerCapabilitiesTasksRequests {
 }
 crate::rt::object! {
     ServerCapabilitiesTasksRequests {
-        0 "tools": optional tools: ServerCapabilitiesTasksRequestsTools,
+        "tools": optional tools: ServerCapabilitiesTasksRequestsTools,
     }
 }
 
@@ -7938,7 +7938,7 @@ impl ::std::default::Default for ServerCapabilitiesTasksRequestsTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTasksRequestsTools {
-        0 "call": optional call: crate::Extra,
+        "call": optional call: crate::Extra,
     }
 }
 
@@ -7975,7 +7975,7 @@ impl ::std::default::Default for ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -8292,10 +8292,10 @@ impl SetLevelRequest {
 }
 crate::rt::object! {
     SetLevelRequest {
-        0 "method" fixed METHOD: &str = "logging/setLevel",
-        1 "params": required params: SetLevelRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "logging/setLevel",
+        "params": required params: SetLevelRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -8353,8 +8353,8 @@ impl ::std::convert::From<SetLevelRequestParams> for RequestParams {
 }
 crate::rt::object! {
     SetLevelRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "level": required level: LoggingLevel,
+        "_meta": optional meta: RequestParamsMeta,
+        "level": required level: LoggingLevel,
     }
 }
 
@@ -8453,13 +8453,13 @@ impl ::std::default::Default for StringSchema {
 }
 crate::rt::object! {
     StringSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minLength": optional min_length: i64 as int,
-        4 "maxLength": optional max_length: i64 as int,
-        5 "format": optional format: StringSchemaFormat,
-        6 "default": optional default: String,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minLength": optional min_length: i64 as int,
+        "maxLength": optional max_length: i64 as int,
+        "format": optional format: StringSchemaFormat,
+        "default": optional default: String,
     }
 }
 
@@ -8512,10 +8512,10 @@ impl SubscribeRequest {
 }
 crate::rt::object! {
     SubscribeRequest {
-        0 "method" fixed METHOD: &str = "resources/subscribe",
-        1 "params": required params: SubscribeRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "resources/subscribe",
+        "params": required params: SubscribeRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -8587,8 +8587,8 @@ impl ::std::convert::From<SubscribeRequestParams> for RequestParams {
 }
 crate::rt::object! {
     SubscribeRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "uri": required uri: String,
+        "_meta": optional meta: RequestParamsMeta,
+        "uri": required uri: String,
     }
 }
 
@@ -8666,13 +8666,13 @@ impl Task {
 }
 crate::rt::object! {
     Task {
-        0 "taskId": required task_id: String,
-        1 "status": required status: TaskStatus,
-        2 "statusMessage": optional status_message: String,
-        3 "createdAt": required created_at: String,
-        4 "lastUpdatedAt": required last_updated_at: String,
-        5 "ttl": required ttl: Option<i64> as nullable_int,
-        6 "pollInterval": optional poll_interval: i64 as int,
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttl": required ttl: Option<i64> as nullable_int,
+        "pollInterval": optional poll_interval: i64 as int,
     }
 }
 
@@ -8741,8 +8741,8 @@ impl ::std::convert::From<TaskAugmentedRequestParams> for RequestParams {
 }
 crate::rt::object! {
     TaskAugmentedRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "task": optional task: TaskMetadata,
+        "_meta": optional meta: RequestParamsMeta,
+        "task": optional task: TaskMetadata,
     }
 }
 
@@ -8780,7 +8780,7 @@ impl ::std::default::Default for TaskMetadata {
 }
 crate::rt::object! {
     TaskMetadata {
-        0 "ttl": optional ttl: i64 as int,
+        "ttl": optional ttl: i64 as int,
     }
 }
 
@@ -8835,9 +8835,9 @@ impl TaskStatusNotification {
 }
 crate::rt::object! {
     TaskStatusNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/tasks/status",
-        1 "params": required params: TaskStatusNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/tasks/status",
+        "params": required params: TaskStatusNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -8976,14 +8976,14 @@ impl ::std::convert::From<TaskStatusNotificationParams> for Task {
 }
 crate::rt::object! {
     TaskStatusNotificationParams {
-        0 "_meta": optional meta: crate::Extra,
-        1 "taskId": required task_id: String,
-        2 "status": required status: TaskStatus,
-        3 "statusMessage": optional status_message: String,
-        4 "createdAt": required created_at: String,
-        5 "lastUpdatedAt": required last_updated_at: String,
-        6 "ttl": required ttl: Option<i64> as nullable_int,
-        7 "pollInterval": optional poll_interval: i64 as int,
+        "_meta": optional meta: crate::Extra,
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttl": required ttl: Option<i64> as nullable_int,
+        "pollInterval": optional poll_interval: i64 as int,
     }
 }
 
@@ -9029,10 +9029,10 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent {
-        0 "type" fixed TYPE: &str = "text",
-        1 "text": required text: String,
-        2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "text",
+        "text": required text: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -9099,10 +9099,10 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     TextResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: crate::Extra,
-        3 "text": required text: String,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: crate::Extra,
+        "text": required text: String,
     }
 }
 
@@ -9177,13 +9177,13 @@ impl TitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchema {
-        0 "type" fixed TYPE: &str = "array",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minItems": optional min_items: i64 as int,
-        4 "maxItems": optional max_items: i64 as int,
-        5 "items": required items: TitledMultiSelectEnumSchemaItems,
-        6 "default": optional default: Vec<String>,
+        "type" fixed TYPE: &str = "array",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minItems": optional min_items: i64 as int,
+        "maxItems": optional max_items: i64 as int,
+        "items": required items: TitledMultiSelectEnumSchemaItems,
+        "default": optional default: Vec<String>,
     }
 }
 
@@ -9209,7 +9209,7 @@ impl TitledMultiSelectEnumSchemaItems {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems {
-        0 "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+        "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     }
 }
 
@@ -9239,8 +9239,8 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem {
-        0 "const": required r#const: String,
-        1 "title": required title: String,
+        "const": required r#const: String,
+        "title": required title: String,
     }
 }
 
@@ -9295,11 +9295,11 @@ impl TitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-        4 "default": optional default: String,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+        "default": optional default: String,
     }
 }
 
@@ -9329,8 +9329,8 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem {
-        0 "const": required r#const: String,
-        1 "title": required title: String,
+        "const": required r#const: String,
+        "title": required title: String,
     }
 }
 
@@ -9517,15 +9517,15 @@ impl ::std::convert::From<Tool> for Icons {
 }
 crate::rt::object! {
     Tool {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "description": optional description: String,
-        4 "inputSchema": required input_schema: ToolInputSchema,
-        5 "execution": optional execution: ToolExecution,
-        6 "outputSchema": optional output_schema: ToolOutputSchema,
-        7 "annotations": optional annotations: ToolAnnotations,
-        8 "_meta": optional meta: crate::Extra,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "description": optional description: String,
+        "inputSchema": required input_schema: ToolInputSchema,
+        "execution": optional execution: ToolExecution,
+        "outputSchema": optional output_schema: ToolOutputSchema,
+        "annotations": optional annotations: ToolAnnotations,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -9628,11 +9628,11 @@ impl ::std::default::Default for ToolAnnotations {
 }
 crate::rt::object! {
     ToolAnnotations {
-        0 "title": optional title: String,
-        1 "readOnlyHint": optional read_only_hint: bool,
-        2 "destructiveHint": optional destructive_hint: bool,
-        3 "idempotentHint": optional idempotent_hint: bool,
-        4 "openWorldHint": optional open_world_hint: bool,
+        "title": optional title: String,
+        "readOnlyHint": optional read_only_hint: bool,
+        "destructiveHint": optional destructive_hint: bool,
+        "idempotentHint": optional idempotent_hint: bool,
+        "openWorldHint": optional open_world_hint: bool,
     }
 }
 
@@ -9672,7 +9672,7 @@ impl ::std::default::Default for ToolChoice {
 }
 crate::rt::object! {
     ToolChoice {
-        0 "mode": optional mode: ToolChoiceMode,
+        "mode": optional mode: ToolChoiceMode,
     }
 }
 
@@ -9740,7 +9740,7 @@ impl ::std::default::Default for ToolExecution {
 }
 crate::rt::object! {
     ToolExecution {
-        0 "taskSupport": optional task_support: ToolExecutionTaskSupport,
+        "taskSupport": optional task_support: ToolExecutionTaskSupport,
     }
 }
 
@@ -9813,10 +9813,10 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        0 "$schema": optional schema: String,
-        1 "type" fixed TYPE: &str = "object",
-        2 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
-        3 "required": optional required: Vec<String>,
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::Extra>,
+        "required": optional required: Vec<String>,
     }
 }
 
@@ -9854,9 +9854,9 @@ impl ::std::default::Default for ToolListChangedNotification {
 }
 crate::rt::object! {
     ToolListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -9919,10 +9919,10 @@ impl ::std::default::Default for ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema {
-        0 "$schema": optional schema: String,
-        1 "type" fixed TYPE: &str = "object",
-        2 "properties": optional properties: crate::IndexMap<String, crate::Extra>,
-        3 "required": optional required: Vec<String>,
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
+        "properties": optional properties: crate::IndexMap<String, crate::Extra>,
+        "required": optional required: Vec<String>,
     }
 }
 
@@ -10004,12 +10004,12 @@ impl ToolResultContent {
 }
 crate::rt::object! {
     ToolResultContent {
-        0 "type" fixed TYPE: &str = "tool_result",
-        1 "toolUseId": required tool_use_id: String,
-        2 "content": required content: Vec<ContentBlock>,
-        3 "structuredContent": optional structured_content: crate::Extra,
-        4 "isError": optional is_error: bool,
-        5 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "tool_result",
+        "toolUseId": required tool_use_id: String,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: crate::Extra,
+        "isError": optional is_error: bool,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -10063,11 +10063,11 @@ impl ToolUseContent {
 }
 crate::rt::object! {
     ToolUseContent {
-        0 "type" fixed TYPE: &str = "tool_use",
-        1 "id": required id: String,
-        2 "name": required name: String,
-        3 "input": required input: crate::Extra,
-        4 "_meta": optional meta: crate::Extra,
+        "type" fixed TYPE: &str = "tool_use",
+        "id": required id: String,
+        "name": required name: String,
+        "input": required input: crate::Extra,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -10102,9 +10102,9 @@ impl URLElicitationRequiredError {
 }
 crate::rt::object! {
     URLElicitationRequiredError {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": optional id: Option<RequestId>,
-        2 "error": required error: URLElicitationRequiredErrorError,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: URLElicitationRequiredErrorError,
     }
 }
 
@@ -10143,9 +10143,9 @@ impl ::std::fmt::Display for URLElicitationRequiredErrorError {
 impl ::std::error::Error for URLElicitationRequiredErrorError {}
 crate::rt::object! {
     URLElicitationRequiredErrorError {
-        0 "code" fixed CODE: i64 = -32042,
-        1 "message": required message: String,
-        2 "data": required data: URLElicitationRequiredErrorErrorData,
+        "code" fixed CODE: i64 = -32042,
+        "message": required message: String,
+        "data": required data: URLElicitationRequiredErrorErrorData,
     }
 }
 
@@ -10180,7 +10180,7 @@ impl URLElicitationRequiredErrorErrorData {
 }
 crate::rt::object! {
     URLElicitationRequiredErrorErrorData {
-        0 "elicitations": required elicitations: Vec<ElicitRequestURLParams>,
+        "elicitations": required elicitations: Vec<ElicitRequestURLParams>,
     }
 }
 
@@ -10217,10 +10217,10 @@ impl UnsubscribeRequest {
 }
 crate::rt::object! {
     UnsubscribeRequest {
-        0 "method" fixed METHOD: &str = "resources/unsubscribe",
-        1 "params": required params: UnsubscribeRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "resources/unsubscribe",
+        "params": required params: UnsubscribeRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -10292,8 +10292,8 @@ impl ::std::convert::From<UnsubscribeRequestParams> for RequestParams {
 }
 crate::rt::object! {
     UnsubscribeRequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
-        1 "uri": required uri: String,
+        "_meta": optional meta: RequestParamsMeta,
+        "uri": required uri: String,
     }
 }
 
@@ -10368,13 +10368,13 @@ impl UntitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchema {
-        0 "type" fixed TYPE: &str = "array",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minItems": optional min_items: i64 as int,
-        4 "maxItems": optional max_items: i64 as int,
-        5 "items": required items: UntitledMultiSelectEnumSchemaItems,
-        6 "default": optional default: Vec<String>,
+        "type" fixed TYPE: &str = "array",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minItems": optional min_items: i64 as int,
+        "maxItems": optional max_items: i64 as int,
+        "items": required items: UntitledMultiSelectEnumSchemaItems,
+        "default": optional default: Vec<String>,
     }
 }
 
@@ -10400,8 +10400,8 @@ impl UntitledMultiSelectEnumSchemaItems {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems {
-        0 "type" fixed TYPE: &str = "string",
-        1 "enum": required r#enum: Vec<String>,
+        "type" fixed TYPE: &str = "string",
+        "enum": required r#enum: Vec<String>,
     }
 }
 
@@ -10454,11 +10454,11 @@ impl UntitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledSingleSelectEnumSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "enum": required r#enum: Vec<String>,
-        4 "default": optional default: String,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "default": optional default: String,
     }
 }
 

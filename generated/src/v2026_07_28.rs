@@ -112,11 +112,11 @@ impl AudioContent {
 }
 crate::rt::object! {
     AudioContent {
-        0 "type" fixed TYPE: &str = "audio",
-        1 "data": required data: String,
-        2 "mimeType": required mime_type: String,
-        3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: MetaObject,
+        "type" fixed TYPE: &str = "audio",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -156,8 +156,8 @@ impl BaseMetadata {
 }
 crate::rt::object! {
     BaseMetadata {
-        0 "name": required name: String,
-        1 "title": optional title: String,
+        "name": required name: String,
+        "title": optional title: String,
     }
 }
 
@@ -233,10 +233,10 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: MetaObject,
-        3 "blob": required blob: String,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: MetaObject,
+        "blob": required blob: String,
     }
 }
 
@@ -297,10 +297,10 @@ impl ::std::default::Default for BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema {
-        0 "type" fixed TYPE: &str = "boolean",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "default": optional default: bool,
+        "type" fixed TYPE: &str = "boolean",
+        "title": optional title: String,
+        "description": optional description: String,
+        "default": optional default: bool,
     }
 }
 
@@ -402,10 +402,10 @@ impl ::std::convert::From<CacheableResult> for Result {
 }
 crate::rt::object! {
     CacheableResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "ttlMs": required ttl_ms: i64 as int,
-        3 "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
     }
 }
 
@@ -474,10 +474,10 @@ impl CallToolRequest {
 }
 crate::rt::object! {
     CallToolRequest {
-        0 "method" fixed METHOD: &str = "tools/call",
-        1 "params": required params: CallToolRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tools/call",
+        "params": required params: CallToolRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -629,11 +629,11 @@ impl ::std::convert::From<CallToolRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CallToolRequestParams {
-        0 "_meta": required meta: RequestMetaObject,
-        1 "inputResponses": optional input_responses: InputResponses,
-        2 "requestState": optional request_state: String,
-        3 "name": required name: String,
-        4 "arguments": optional arguments: crate::Extra,
+        "_meta": required meta: RequestMetaObject,
+        "inputResponses": optional input_responses: InputResponses,
+        "requestState": optional request_state: String,
+        "name": required name: String,
+        "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -795,11 +795,11 @@ impl ::std::convert::From<CallToolResult> for Result {
 }
 crate::rt::object! {
     CallToolResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "content": required content: Vec<ContentBlock>,
-        3 "structuredContent": optional structured_content: ::serde_json::Value,
-        4 "isError": optional is_error: bool,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: ::serde_json::Value,
+        "isError": optional is_error: bool,
     }
 }
 
@@ -848,9 +848,9 @@ impl CallToolResultResponse {
 }
 crate::rt::object! {
     CallToolResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: CallToolResultResponseResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: CallToolResultResponseResult,
     }
 }
 
@@ -930,9 +930,9 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/cancelled",
-        1 "params": required params: CancelledNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/cancelled",
+        "params": required params: CancelledNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -1010,9 +1010,9 @@ impl ::std::convert::From<CancelledNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "requestId": required request_id: RequestId,
-        2 "reason": optional reason: String,
+        "_meta": optional meta: NotificationMetaObject,
+        "requestId": required request_id: RequestId,
+        "reason": optional reason: String,
     }
 }
 
@@ -1171,11 +1171,11 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
-        1 "roots": optional roots: ClientCapabilitiesRoots,
-        2 "sampling": optional sampling: ClientCapabilitiesSampling,
-        3 "elicitation": optional elicitation: ClientCapabilitiesElicitation,
-        4 "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
+        "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
+        "roots": optional roots: ClientCapabilitiesRoots,
+        "sampling": optional sampling: ClientCapabilitiesSampling,
+        "elicitation": optional elicitation: ClientCapabilitiesElicitation,
+        "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
     }
 }
 
@@ -1217,8 +1217,8 @@ impl ::std::default::Default for ClientCapabilitiesElicitation {
 }
 crate::rt::object! {
     ClientCapabilitiesElicitation {
-        0 "form": optional form: JSONObject,
-        1 "url": optional url: JSONObject,
+        "form": optional form: JSONObject,
+        "url": optional url: JSONObject,
     }
 }
 
@@ -1287,8 +1287,8 @@ impl ::std::default::Default for ClientCapabilitiesSampling {
 }
 crate::rt::object! {
     ClientCapabilitiesSampling {
-        0 "context": optional context: JSONObject,
-        1 "tools": optional tools: JSONObject,
+        "context": optional context: JSONObject,
+        "tools": optional tools: JSONObject,
     }
 }
 
@@ -1475,10 +1475,10 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest {
-        0 "method" fixed METHOD: &str = "completion/complete",
-        1 "params": required params: CompleteRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "completion/complete",
+        "params": required params: CompleteRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -1602,10 +1602,10 @@ impl ::std::convert::From<CompleteRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams {
-        0 "_meta": required meta: RequestMetaObject,
-        1 "ref": required r#ref: CompleteRequestParamsRef,
-        2 "argument": required argument: CompleteRequestParamsArgument,
-        3 "context": optional context: CompleteRequestParamsContext,
+        "_meta": required meta: RequestMetaObject,
+        "ref": required r#ref: CompleteRequestParamsRef,
+        "argument": required argument: CompleteRequestParamsArgument,
+        "context": optional context: CompleteRequestParamsContext,
     }
 }
 
@@ -1635,8 +1635,8 @@ impl CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument {
-        0 "name": required name: String,
-        1 "value": required value: String,
+        "name": required name: String,
+        "value": required value: String,
     }
 }
 
@@ -1671,7 +1671,7 @@ impl ::std::default::Default for CompleteRequestParamsContext {
 }
 crate::rt::object! {
     CompleteRequestParamsContext {
-        0 "arguments": optional arguments: crate::IndexMap<String, String>,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -1794,9 +1794,9 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "completion": required completion: CompleteResultCompletion,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "completion": required completion: CompleteResultCompletion,
     }
 }
 
@@ -1842,9 +1842,9 @@ impl CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion {
-        0 "values": required values: Vec<String>,
-        1 "total": optional total: i64 as int,
-        2 "hasMore": optional has_more: bool,
+        "values": required values: Vec<String>,
+        "total": optional total: i64 as int,
+        "hasMore": optional has_more: bool,
     }
 }
 
@@ -1891,9 +1891,9 @@ impl CompleteResultResponse {
 }
 crate::rt::object! {
     CompleteResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: CompleteResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: CompleteResult,
     }
 }
 
@@ -2001,8 +2001,8 @@ impl CreateMessageRequest {
 }
 crate::rt::object! {
     CreateMessageRequest {
-        0 "method" fixed METHOD: &str = "sampling/createMessage",
-        1 "params": required params: CreateMessageRequestParams,
+        "method" fixed METHOD: &str = "sampling/createMessage",
+        "params": required params: CreateMessageRequestParams,
     }
 }
 
@@ -2273,16 +2273,16 @@ impl CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        0 "messages": required messages: Vec<SamplingMessage>,
-        1 "modelPreferences": optional model_preferences: ModelPreferences,
-        2 "systemPrompt": optional system_prompt: String,
-        3 "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        4 "temperature": optional temperature: f64 as float,
-        5 "maxTokens": required max_tokens: i64 as int,
-        6 "stopSequences": optional stop_sequences: Vec<String>,
-        7 "metadata": optional metadata: JSONObject,
-        8 "tools": optional tools: Vec<Tool>,
-        9 "toolChoice": optional tool_choice: ToolChoice,
+        "messages": required messages: Vec<SamplingMessage>,
+        "modelPreferences": optional model_preferences: ModelPreferences,
+        "systemPrompt": optional system_prompt: String,
+        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+        "temperature": optional temperature: f64 as float,
+        "maxTokens": required max_tokens: i64 as int,
+        "stopSequences": optional stop_sequences: Vec<String>,
+        "metadata": optional metadata: JSONObject,
+        "tools": optional tools: Vec<Tool>,
+        "toolChoice": optional tool_choice: ToolChoice,
     }
 }
 
@@ -2450,11 +2450,11 @@ impl ::std::convert::From<CreateMessageResult> for SamplingMessage {
 }
 crate::rt::object! {
     CreateMessageResult {
-        0 "role": required role: Role,
-        1 "content": required content: SamplingMessageContent,
-        2 "_meta": optional meta: MetaObject,
-        3 "model": required model: String,
-        4 "stopReason": optional stop_reason: CreateMessageResultStopReason,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "_meta": optional meta: MetaObject,
+        "model": required model: String,
+        "stopReason": optional stop_reason: CreateMessageResultStopReason,
     }
 }
 
@@ -2534,10 +2534,10 @@ impl DiscoverRequest {
 }
 crate::rt::object! {
     DiscoverRequest {
-        0 "method" fixed METHOD: &str = "server/discover",
-        1 "params": required params: RequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "server/discover",
+        "params": required params: RequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -2720,13 +2720,13 @@ impl ::std::convert::From<DiscoverResult> for Result {
 }
 crate::rt::object! {
     DiscoverResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "ttlMs": required ttl_ms: i64 as int,
-        3 "cacheScope": required cache_scope: CacheableResultCacheScope,
-        4 "supportedVersions": required supported_versions: Vec<String>,
-        5 "capabilities": required capabilities: ServerCapabilities,
-        6 "instructions": optional instructions: String,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "supportedVersions": required supported_versions: Vec<String>,
+        "capabilities": required capabilities: ServerCapabilities,
+        "instructions": optional instructions: String,
     }
 }
 
@@ -2781,9 +2781,9 @@ impl DiscoverResultResponse {
 }
 crate::rt::object! {
     DiscoverResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: DiscoverResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: DiscoverResult,
     }
 }
 
@@ -2831,8 +2831,8 @@ impl ElicitRequest {
 }
 crate::rt::object! {
     ElicitRequest {
-        0 "method" fixed METHOD: &str = "elicitation/create",
-        1 "params": required params: ElicitRequestParams,
+        "method" fixed METHOD: &str = "elicitation/create",
+        "params": required params: ElicitRequestParams,
     }
 }
 
@@ -2933,9 +2933,9 @@ impl ElicitRequestFormParams {
 }
 crate::rt::object! {
     ElicitRequestFormParams {
-        0 "mode": optional mode: ElicitRequestFormParamsMode,
-        1 "message": required message: String,
-        2 "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
+        "mode": optional mode: ElicitRequestFormParamsMode,
+        "message": required message: String,
+        "requestedSchema": required requested_schema: ElicitRequestFormParamsRequestedSchema,
     }
 }
 
@@ -2989,10 +2989,10 @@ impl ElicitRequestFormParamsRequestedSchema {
 }
 crate::rt::object! {
     ElicitRequestFormParamsRequestedSchema {
-        0 "$schema": optional schema: String,
-        1 "type" fixed TYPE: &str = "object",
-        2 "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
-        3 "required": optional required: Vec<String>,
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
+        "properties": required properties: crate::IndexMap<String, PrimitiveSchemaDefinition>,
+        "required": optional required: Vec<String>,
     }
 }
 
@@ -3061,9 +3061,9 @@ impl ElicitRequestURLParams {
 }
 crate::rt::object! {
     ElicitRequestURLParams {
-        0 "mode" fixed MODE: &str = "url",
-        1 "message": required message: String,
-        2 "url": required url: String,
+        "mode" fixed MODE: &str = "url",
+        "message": required message: String,
+        "url": required url: String,
     }
 }
 
@@ -3138,8 +3138,8 @@ impl ElicitResult {
 }
 crate::rt::object! {
     ElicitResult {
-        0 "action": required action: ElicitResultAction,
-        1 "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
+        "action": required action: ElicitResultAction,
+        "content": optional content: crate::IndexMap<String, ElicitResultContentValue>,
     }
 }
 
@@ -3267,10 +3267,10 @@ impl EmbeddedResource {
 }
 crate::rt::object! {
     EmbeddedResource {
-        0 "type" fixed TYPE: &str = "resource",
-        1 "resource": required resource: EmbeddedResourceResource,
-        2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: MetaObject,
+        "type" fixed TYPE: &str = "resource",
+        "resource": required resource: EmbeddedResourceResource,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -3370,9 +3370,9 @@ impl ::std::fmt::Display for Error {
 impl ::std::error::Error for Error {}
 crate::rt::object! {
     Error {
-        0 "code": required code: i64 as int,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code": required code: i64 as int,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -3426,10 +3426,10 @@ impl GetPromptRequest {
 }
 crate::rt::object! {
     GetPromptRequest {
-        0 "method" fixed METHOD: &str = "prompts/get",
-        1 "params": required params: GetPromptRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "prompts/get",
+        "params": required params: GetPromptRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -3561,11 +3561,11 @@ impl ::std::convert::From<GetPromptRequestParams> for RequestParams {
 }
 crate::rt::object! {
     GetPromptRequestParams {
-        0 "_meta": required meta: RequestMetaObject,
-        1 "inputResponses": optional input_responses: InputResponses,
-        2 "requestState": optional request_state: String,
-        3 "name": required name: String,
-        4 "arguments": optional arguments: crate::IndexMap<String, String>,
+        "_meta": required meta: RequestMetaObject,
+        "inputResponses": optional input_responses: InputResponses,
+        "requestState": optional request_state: String,
+        "name": required name: String,
+        "arguments": optional arguments: crate::IndexMap<String, String>,
     }
 }
 
@@ -3665,10 +3665,10 @@ impl ::std::convert::From<GetPromptResult> for Result {
 }
 crate::rt::object! {
     GetPromptResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "description": optional description: String,
-        3 "messages": required messages: Vec<PromptMessage>,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "description": optional description: String,
+        "messages": required messages: Vec<PromptMessage>,
     }
 }
 
@@ -3720,9 +3720,9 @@ impl GetPromptResultResponse {
 }
 crate::rt::object! {
     GetPromptResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: GetPromptResultResponseResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: GetPromptResultResponseResult,
     }
 }
 
@@ -3808,9 +3808,9 @@ impl HeaderMismatchError {
 }
 crate::rt::object! {
     HeaderMismatchError {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": optional id: Option<RequestId>,
-        2 "error": required error: HeaderMismatchErrorError,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: HeaderMismatchErrorError,
     }
 }
 
@@ -3865,9 +3865,9 @@ impl ::std::fmt::Display for HeaderMismatchErrorError {
 impl ::std::error::Error for HeaderMismatchErrorError {}
 crate::rt::object! {
     HeaderMismatchErrorError {
-        0 "code" fixed CODE: i64 = -32020,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code" fixed CODE: i64 = -32020,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -3941,10 +3941,10 @@ impl Icon {
 }
 crate::rt::object! {
     Icon {
-        0 "src": required src: String,
-        1 "mimeType": optional mime_type: String,
-        2 "sizes": optional sizes: Vec<String>,
-        3 "theme": optional theme: IconTheme,
+        "src": required src: String,
+        "mimeType": optional mime_type: String,
+        "sizes": optional sizes: Vec<String>,
+        "theme": optional theme: IconTheme,
     }
 }
 
@@ -4004,7 +4004,7 @@ impl ::std::default::Default for Icons {
 }
 crate::rt::object! {
     Icons {
-        0 "icons": optional icons: Vec<Icon>,
+        "icons": optional icons: Vec<Icon>,
     }
 }
 
@@ -4072,11 +4072,11 @@ impl ImageContent {
 }
 crate::rt::object! {
     ImageContent {
-        0 "type" fixed TYPE: &str = "image",
-        1 "data": required data: String,
-        2 "mimeType": required mime_type: String,
-        3 "annotations": optional annotations: Annotations,
-        4 "_meta": optional meta: MetaObject,
+        "type" fixed TYPE: &str = "image",
+        "data": required data: String,
+        "mimeType": required mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -4207,12 +4207,12 @@ impl ::std::convert::From<Implementation> for Icons {
 }
 crate::rt::object! {
     Implementation {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "version": required version: String,
-        4 "description": optional description: String,
-        5 "websiteUrl": optional website_url: String,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "version": required version: String,
+        "description": optional description: String,
+        "websiteUrl": optional website_url: String,
     }
 }
 
@@ -4446,10 +4446,10 @@ impl ::std::convert::From<InputRequiredResult> for Result {
 }
 crate::rt::object! {
     InputRequiredResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "inputRequests": optional input_requests: InputRequests,
-        3 "requestState": optional request_state: String,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "inputRequests": optional input_requests: InputRequests,
+        "requestState": optional request_state: String,
     }
 }
 
@@ -4547,9 +4547,9 @@ impl ::std::convert::From<InputResponseRequestParams> for RequestParams {
 }
 crate::rt::object! {
     InputResponseRequestParams {
-        0 "_meta": required meta: RequestMetaObject,
-        1 "inputResponses": optional input_responses: InputResponses,
-        2 "requestState": optional request_state: String,
+        "_meta": required meta: RequestMetaObject,
+        "inputResponses": optional input_responses: InputResponses,
+        "requestState": optional request_state: String,
     }
 }
 
@@ -4642,9 +4642,9 @@ impl ::std::fmt::Display for InternalError {
 impl ::std::error::Error for InternalError {}
 crate::rt::object! {
     InternalError {
-        0 "code" fixed CODE: i64 = -32603,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code" fixed CODE: i64 = -32603,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -4746,9 +4746,9 @@ impl ::std::fmt::Display for InvalidParamsError {
 impl ::std::error::Error for InvalidParamsError {}
 crate::rt::object! {
     InvalidParamsError {
-        0 "code" fixed CODE: i64 = -32602,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code" fixed CODE: i64 = -32602,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -4805,9 +4805,9 @@ impl ::std::fmt::Display for InvalidRequestError {
 impl ::std::error::Error for InvalidRequestError {}
 crate::rt::object! {
     InvalidRequestError {
-        0 "code" fixed CODE: i64 = -32600,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code" fixed CODE: i64 = -32600,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -4839,9 +4839,9 @@ impl JSONRPCErrorResponse {
 }
 crate::rt::object! {
     JSONRPCErrorResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": optional id: Option<RequestId>,
-        2 "error": required error: Error,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: Error,
     }
 }
 
@@ -4927,10 +4927,10 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 }
 crate::rt::object! {
     JSONRPCRequest {
-        0 "method": required method: String,
-        1 "params": optional params: crate::Extra,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method": required method: String,
+        "params": optional params: crate::Extra,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -4985,9 +4985,9 @@ impl JSONRPCResultResponse {
 }
 crate::rt::object! {
     JSONRPCResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: Result,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: Result,
     }
 }
 
@@ -5056,12 +5056,12 @@ impl LegacyTitledEnumSchema {
 }
 crate::rt::object! {
     LegacyTitledEnumSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "enum": required r#enum: Vec<String>,
-        4 "enumNames": optional enum_names: Vec<String>,
-        5 "default": optional default: String,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "enumNames": optional enum_names: Vec<String>,
+        "default": optional default: String,
     }
 }
 
@@ -5124,10 +5124,10 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListPromptsRequest {
-        0 "method" fixed METHOD: &str = "prompts/list",
-        1 "params": required params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "prompts/list",
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -5324,12 +5324,12 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "nextCursor": optional next_cursor: Cursor,
-        3 "ttlMs": required ttl_ms: i64 as int,
-        4 "cacheScope": required cache_scope: CacheableResultCacheScope,
-        5 "prompts": required prompts: Vec<Prompt>,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "prompts": required prompts: Vec<Prompt>,
     }
 }
 
@@ -5395,9 +5395,9 @@ impl ListPromptsResultResponse {
 }
 crate::rt::object! {
     ListPromptsResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: ListPromptsResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ListPromptsResult,
     }
 }
 
@@ -5460,10 +5460,10 @@ impl ::std::convert::From<ListResourceTemplatesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourceTemplatesRequest {
-        0 "method" fixed METHOD: &str = "resources/templates/list",
-        1 "params": required params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "resources/templates/list",
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -5656,12 +5656,12 @@ impl ::std::convert::From<ListResourceTemplatesResult> for Result {
 }
 crate::rt::object! {
     ListResourceTemplatesResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "nextCursor": optional next_cursor: Cursor,
-        3 "ttlMs": required ttl_ms: i64 as int,
-        4 "cacheScope": required cache_scope: CacheableResultCacheScope,
-        5 "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "resourceTemplates": required resource_templates: Vec<ResourceTemplate>,
     }
 }
 
@@ -5721,9 +5721,9 @@ impl ListResourceTemplatesResultResponse {
 }
 crate::rt::object! {
     ListResourceTemplatesResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: ListResourceTemplatesResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ListResourceTemplatesResult,
     }
 }
 
@@ -5786,10 +5786,10 @@ impl ::std::convert::From<ListResourcesRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListResourcesRequest {
-        0 "method" fixed METHOD: &str = "resources/list",
-        1 "params": required params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "resources/list",
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -5981,12 +5981,12 @@ impl ::std::convert::From<ListResourcesResult> for Result {
 }
 crate::rt::object! {
     ListResourcesResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "nextCursor": optional next_cursor: Cursor,
-        3 "ttlMs": required ttl_ms: i64 as int,
-        4 "cacheScope": required cache_scope: CacheableResultCacheScope,
-        5 "resources": required resources: Vec<Resource>,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "resources": required resources: Vec<Resource>,
     }
 }
 
@@ -6047,9 +6047,9 @@ impl ListResourcesResultResponse {
 }
 crate::rt::object! {
     ListResourcesResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: ListResourcesResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ListResourcesResult,
     }
 }
 
@@ -6104,8 +6104,8 @@ impl ::std::default::Default for ListRootsRequest {
 }
 crate::rt::object! {
     ListRootsRequest {
-        0 "method" fixed METHOD: &str = "roots/list",
-        1 "params": optional params: ListRootsRequestParams,
+        "method" fixed METHOD: &str = "roots/list",
+        "params": optional params: ListRootsRequestParams,
     }
 }
 
@@ -6149,7 +6149,7 @@ impl ::std::default::Default for ListRootsRequestParams {
 }
 crate::rt::object! {
     ListRootsRequestParams {
-        0 "_meta": optional meta: MetaObject,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -6208,7 +6208,7 @@ impl ListRootsResult {
 }
 crate::rt::object! {
     ListRootsResult {
-        0 "roots": required roots: Vec<Root>,
+        "roots": required roots: Vec<Root>,
     }
 }
 
@@ -6271,10 +6271,10 @@ impl ::std::convert::From<ListToolsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListToolsRequest {
-        0 "method" fixed METHOD: &str = "tools/list",
-        1 "params": required params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tools/list",
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -6474,12 +6474,12 @@ impl ::std::convert::From<ListToolsResult> for Result {
 }
 crate::rt::object! {
     ListToolsResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "nextCursor": optional next_cursor: Cursor,
-        3 "ttlMs": required ttl_ms: i64 as int,
-        4 "cacheScope": required cache_scope: CacheableResultCacheScope,
-        5 "tools": required tools: Vec<Tool>,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "tools": required tools: Vec<Tool>,
     }
 }
 
@@ -6548,9 +6548,9 @@ impl ListToolsResultResponse {
 }
 crate::rt::object! {
     ListToolsResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: ListToolsResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ListToolsResult,
     }
 }
 
@@ -6641,9 +6641,9 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/message",
-        1 "params": required params: LoggingMessageNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/message",
+        "params": required params: LoggingMessageNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -6732,10 +6732,10 @@ impl ::std::convert::From<LoggingMessageNotificationParams> for NotificationPara
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "level": required level: LoggingLevel,
-        2 "logger": optional logger: String,
-        3 "data": required data: ::serde_json::Value,
+        "_meta": optional meta: NotificationMetaObject,
+        "level": required level: LoggingLevel,
+        "logger": optional logger: String,
+        "data": required data: ::serde_json::Value,
     }
 }
 
@@ -6833,9 +6833,9 @@ impl ::std::fmt::Display for MethodNotFoundError {
 impl ::std::error::Error for MethodNotFoundError {}
 crate::rt::object! {
     MethodNotFoundError {
-        0 "code" fixed CODE: i64 = -32601,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code" fixed CODE: i64 = -32601,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -6886,9 +6886,9 @@ impl MissingRequiredClientCapabilityError {
 }
 crate::rt::object! {
     MissingRequiredClientCapabilityError {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": optional id: Option<RequestId>,
-        2 "error": required error: MissingRequiredClientCapabilityErrorError,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: MissingRequiredClientCapabilityErrorError,
     }
 }
 
@@ -6927,9 +6927,9 @@ impl ::std::fmt::Display for MissingRequiredClientCapabilityErrorError {
 impl ::std::error::Error for MissingRequiredClientCapabilityErrorError {}
 crate::rt::object! {
     MissingRequiredClientCapabilityErrorError {
-        0 "code" fixed CODE: i64 = -32021,
-        1 "message": required message: String,
-        2 "data": required data: MissingRequiredClientCapabilityErrorErrorData,
+        "code" fixed CODE: i64 = -32021,
+        "message": required message: String,
+        "data": required data: MissingRequiredClientCapabilityErrorErrorData,
     }
 }
 
@@ -6955,7 +6955,7 @@ impl MissingRequiredClientCapabilityErrorErrorData {
 }
 crate::rt::object! {
     MissingRequiredClientCapabilityErrorErrorData {
-        0 "requiredCapabilities": required required_capabilities: ClientCapabilities,
+        "requiredCapabilities": required required_capabilities: ClientCapabilities,
     }
 }
 
@@ -7005,7 +7005,7 @@ impl ::std::default::Default for ModelHint {
 }
 crate::rt::object! {
     ModelHint {
-        0 "name": optional name: String,
+        "name": optional name: String,
     }
 }
 
@@ -7125,10 +7125,10 @@ impl ::std::default::Default for ModelPreferences {
 }
 crate::rt::object! {
     ModelPreferences {
-        0 "hints": optional hints: Vec<ModelHint>,
-        1 "costPriority": optional cost_priority: f64 as float,
-        2 "speedPriority": optional speed_priority: f64 as float,
-        3 "intelligencePriority": optional intelligence_priority: f64 as float,
+        "hints": optional hints: Vec<ModelHint>,
+        "costPriority": optional cost_priority: f64 as float,
+        "speedPriority": optional speed_priority: f64 as float,
+        "intelligencePriority": optional intelligence_priority: f64 as float,
     }
 }
 
@@ -7218,7 +7218,7 @@ impl ::std::default::Default for NotificationMetaObject {
 }
 crate::rt::object! {
     NotificationMetaObject {
-        0 "io.modelcontextprotocol/subscriptionId": optional io_modelcontextprotocol_subscription_id: RequestId,
+        "io.modelcontextprotocol/subscriptionId": optional io_modelcontextprotocol_subscription_id: RequestId,
     }
 }
 
@@ -7253,7 +7253,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        0 "_meta": optional meta: NotificationMetaObject,
+        "_meta": optional meta: NotificationMetaObject,
     }
 }
 
@@ -7327,12 +7327,12 @@ impl NumberSchema {
 }
 crate::rt::object! {
     NumberSchema {
-        0 "type": required r#type: NumberSchemaType,
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minimum": optional minimum: f64 as float,
-        4 "maximum": optional maximum: f64 as float,
-        5 "default": optional default: f64 as float,
+        "type": required r#type: NumberSchemaType,
+        "title": optional title: String,
+        "description": optional description: String,
+        "minimum": optional minimum: f64 as float,
+        "maximum": optional maximum: f64 as float,
+        "default": optional default: f64 as float,
     }
 }
 
@@ -7382,10 +7382,10 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest {
-        0 "method": required method: String,
-        1 "params": required params: PaginatedRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method": required method: String,
+        "params": required params: PaginatedRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -7449,8 +7449,8 @@ impl ::std::convert::From<PaginatedRequestParams> for RequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams {
-        0 "_meta": required meta: RequestMetaObject,
-        1 "cursor": optional cursor: Cursor,
+        "_meta": required meta: RequestMetaObject,
+        "cursor": optional cursor: Cursor,
     }
 }
 
@@ -7537,9 +7537,9 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "nextCursor": optional next_cursor: Cursor,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "nextCursor": optional next_cursor: Cursor,
     }
 }
 
@@ -7605,9 +7605,9 @@ impl ::std::fmt::Display for ParseError {
 impl ::std::error::Error for ParseError {}
 crate::rt::object! {
     ParseError {
-        0 "code" fixed CODE: i64 = -32700,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code" fixed CODE: i64 = -32700,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -7689,9 +7689,9 @@ impl ProgressNotification {
 }
 crate::rt::object! {
     ProgressNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/progress",
-        1 "params": required params: ProgressNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/progress",
+        "params": required params: ProgressNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -7785,11 +7785,11 @@ impl ::std::convert::From<ProgressNotificationParams> for NotificationParams {
 }
 crate::rt::object! {
     ProgressNotificationParams {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "progressToken": required progress_token: ProgressToken,
-        2 "progress": required progress: f64 as float,
-        3 "total": optional total: f64 as float,
-        4 "message": optional message: String,
+        "_meta": optional meta: NotificationMetaObject,
+        "progressToken": required progress_token: ProgressToken,
+        "progress": required progress: f64 as float,
+        "total": optional total: f64 as float,
+        "message": optional message: String,
     }
 }
 
@@ -7958,12 +7958,12 @@ impl ::std::convert::From<Prompt> for Icons {
 }
 crate::rt::object! {
     Prompt {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "description": optional description: String,
-        4 "arguments": optional arguments: Vec<PromptArgument>,
-        5 "_meta": optional meta: MetaObject,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "description": optional description: String,
+        "arguments": optional arguments: Vec<PromptArgument>,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -8037,10 +8037,10 @@ impl ::std::convert::From<PromptArgument> for BaseMetadata {
 }
 crate::rt::object! {
     PromptArgument {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "required": optional required: bool,
+        "name": required name: String,
+        "title": optional title: String,
+        "description": optional description: String,
+        "required": optional required: bool,
     }
 }
 
@@ -8092,9 +8092,9 @@ impl ::std::default::Default for PromptListChangedNotification {
 }
 crate::rt::object! {
     PromptListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -8133,8 +8133,8 @@ impl PromptMessage {
 }
 crate::rt::object! {
     PromptMessage {
-        0 "role": required role: Role,
-        1 "content": required content: ContentBlock,
+        "role": required role: Role,
+        "content": required content: ContentBlock,
     }
 }
 
@@ -8187,9 +8187,9 @@ impl ::std::convert::From<PromptReference> for BaseMetadata {
 }
 crate::rt::object! {
     PromptReference {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "type" fixed TYPE: &str = "ref/prompt",
+        "name": required name: String,
+        "title": optional title: String,
+        "type" fixed TYPE: &str = "ref/prompt",
     }
 }
 
@@ -8240,10 +8240,10 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest {
-        0 "method" fixed METHOD: &str = "resources/read",
-        1 "params": required params: ReadResourceRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "resources/read",
+        "params": required params: ReadResourceRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -8361,10 +8361,10 @@ impl ::std::convert::From<ReadResourceRequestParams> for RequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams {
-        0 "_meta": required meta: RequestMetaObject,
-        1 "uri": required uri: String,
-        2 "inputResponses": optional input_responses: InputResponses,
-        3 "requestState": optional request_state: String,
+        "_meta": required meta: RequestMetaObject,
+        "uri": required uri: String,
+        "inputResponses": optional input_responses: InputResponses,
+        "requestState": optional request_state: String,
     }
 }
 
@@ -8500,11 +8500,11 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
-        2 "ttlMs": required ttl_ms: i64 as int,
-        3 "cacheScope": required cache_scope: CacheableResultCacheScope,
-        4 "contents": required contents: Vec<ReadResourceResultContentsItem>,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "ttlMs": required ttl_ms: i64 as int,
+        "cacheScope": required cache_scope: CacheableResultCacheScope,
+        "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
 
@@ -8599,9 +8599,9 @@ impl ReadResourceResultResponse {
 }
 crate::rt::object! {
     ReadResourceResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: ReadResourceResultResponseResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ReadResourceResultResponseResult,
     }
 }
 
@@ -8793,11 +8793,11 @@ impl RequestMetaObject {
 }
 crate::rt::object! {
     RequestMetaObject {
-        0 "progressToken": optional progress_token: ProgressToken,
-        1 "io.modelcontextprotocol/protocolVersion": required io_modelcontextprotocol_protocol_version: String,
-        2 "io.modelcontextprotocol/clientInfo": optional io_modelcontextprotocol_client_info: Implementation,
-        3 "io.modelcontextprotocol/clientCapabilities": required io_modelcontextprotocol_client_capabilities: ClientCapabilities,
-        4 "io.modelcontextprotocol/logLevel": optional io_modelcontextprotocol_log_level: LoggingLevel,
+        "progressToken": optional progress_token: ProgressToken,
+        "io.modelcontextprotocol/protocolVersion": required io_modelcontextprotocol_protocol_version: String,
+        "io.modelcontextprotocol/clientInfo": optional io_modelcontextprotocol_client_info: Implementation,
+        "io.modelcontextprotocol/clientCapabilities": required io_modelcontextprotocol_client_capabilities: ClientCapabilities,
+        "io.modelcontextprotocol/logLevel": optional io_modelcontextprotocol_log_level: LoggingLevel,
     }
 }
 
@@ -8821,7 +8821,7 @@ impl RequestParams {
 }
 crate::rt::object! {
     RequestParams {
-        0 "_meta": required meta: RequestMetaObject,
+        "_meta": required meta: RequestMetaObject,
     }
 }
 
@@ -9013,15 +9013,15 @@ impl ::std::convert::From<Resource> for Icons {
 }
 crate::rt::object! {
     Resource {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "uri": required uri: String,
-        4 "description": optional description: String,
-        5 "mimeType": optional mime_type: String,
-        6 "annotations": optional annotations: Annotations,
-        7 "size": optional size: i64 as int,
-        8 "_meta": optional meta: MetaObject,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -9069,9 +9069,9 @@ impl ResourceContents {
 }
 crate::rt::object! {
     ResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: MetaObject,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -9285,16 +9285,16 @@ impl ::std::convert::From<ResourceLink> for Icons {
 }
 crate::rt::object! {
     ResourceLink {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "uri": required uri: String,
-        4 "description": optional description: String,
-        5 "mimeType": optional mime_type: String,
-        6 "annotations": optional annotations: Annotations,
-        7 "size": optional size: i64 as int,
-        8 "_meta": optional meta: MetaObject,
-        9 "type" fixed TYPE: &str = "resource_link",
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uri": required uri: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "size": optional size: i64 as int,
+        "_meta": optional meta: MetaObject,
+        "type" fixed TYPE: &str = "resource_link",
     }
 }
 
@@ -9346,9 +9346,9 @@ impl ::std::default::Default for ResourceListChangedNotification {
 }
 crate::rt::object! {
     ResourceListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -9402,8 +9402,8 @@ impl ::std::convert::From<ResourceRequestParams> for RequestParams {
 }
 crate::rt::object! {
     ResourceRequestParams {
-        0 "_meta": required meta: RequestMetaObject,
-        1 "uri": required uri: String,
+        "_meta": required meta: RequestMetaObject,
+        "uri": required uri: String,
     }
 }
 
@@ -9564,14 +9564,14 @@ impl ::std::convert::From<ResourceTemplate> for Icons {
 }
 crate::rt::object! {
     ResourceTemplate {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "uriTemplate": required uri_template: String,
-        4 "description": optional description: String,
-        5 "mimeType": optional mime_type: String,
-        6 "annotations": optional annotations: Annotations,
-        7 "_meta": optional meta: MetaObject,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "uriTemplate": required uri_template: String,
+        "description": optional description: String,
+        "mimeType": optional mime_type: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -9615,9 +9615,9 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/resources/updated",
-        1 "params": required params: ResourceUpdatedNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/resources/updated",
+        "params": required params: ResourceUpdatedNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -9680,8 +9680,8 @@ impl ::std::convert::From<ResourceUpdatedNotificationParams> for NotificationPar
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "uri": required uri: String,
+        "_meta": optional meta: NotificationMetaObject,
+        "uri": required uri: String,
     }
 }
 
@@ -9741,8 +9741,8 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
     }
 }
 
@@ -9808,7 +9808,7 @@ impl ::std::default::Default for ResultMetaObject {
 }
 crate::rt::object! {
     ResultMetaObject {
-        0 "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
+        "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
     }
 }
 
@@ -9894,9 +9894,9 @@ impl Root {
 }
 crate::rt::object! {
     Root {
-        0 "uri": required uri: String,
-        1 "name": optional name: String,
-        2 "_meta": optional meta: MetaObject,
+        "uri": required uri: String,
+        "name": optional name: String,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -9969,9 +9969,9 @@ impl SamplingMessage {
 }
 crate::rt::object! {
     SamplingMessage {
-        0 "role": required role: Role,
-        1 "content": required content: SamplingMessageContent,
-        2 "_meta": optional meta: MetaObject,
+        "role": required role: Role,
+        "content": required content: SamplingMessageContent,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -10255,13 +10255,13 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
-        1 "logging": optional logging: JSONObject,
-        2 "completions": optional completions: JSONObject,
-        3 "prompts": optional prompts: ServerCapabilitiesPrompts,
-        4 "resources": optional resources: ServerCapabilitiesResources,
-        5 "tools": optional tools: ServerCapabilitiesTools,
-        6 "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
+        "experimental": optional experimental: crate::IndexMap<String, JSONObject>,
+        "logging": optional logging: JSONObject,
+        "completions": optional completions: JSONObject,
+        "prompts": optional prompts: ServerCapabilitiesPrompts,
+        "resources": optional resources: ServerCapabilitiesResources,
+        "tools": optional tools: ServerCapabilitiesTools,
+        "extensions": optional extensions: crate::IndexMap<String, JSONObject>,
     }
 }
 
@@ -10298,7 +10298,7 @@ impl ::std::default::Default for ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -10344,8 +10344,8 @@ impl ::std::default::Default for ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources {
-        0 "subscribe": optional subscribe: bool,
-        1 "listChanged": optional list_changed: bool,
+        "subscribe": optional subscribe: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -10382,7 +10382,7 @@ impl ::std::default::Default for ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -10672,13 +10672,13 @@ impl ::std::default::Default for StringSchema {
 }
 crate::rt::object! {
     StringSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minLength": optional min_length: i64 as int,
-        4 "maxLength": optional max_length: i64 as int,
-        5 "format": optional format: StringSchemaFormat,
-        6 "default": optional default: String,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minLength": optional min_length: i64 as int,
+        "maxLength": optional max_length: i64 as int,
+        "format": optional format: StringSchemaFormat,
+        "default": optional default: String,
     }
 }
 
@@ -10774,10 +10774,10 @@ impl ::std::default::Default for SubscriptionFilter {
 }
 crate::rt::object! {
     SubscriptionFilter {
-        0 "toolsListChanged": optional tools_list_changed: bool,
-        1 "promptsListChanged": optional prompts_list_changed: bool,
-        2 "resourcesListChanged": optional resources_list_changed: bool,
-        3 "resourceSubscriptions": optional resource_subscriptions: Vec<String>,
+        "toolsListChanged": optional tools_list_changed: bool,
+        "promptsListChanged": optional prompts_list_changed: bool,
+        "resourcesListChanged": optional resources_list_changed: bool,
+        "resourceSubscriptions": optional resource_subscriptions: Vec<String>,
     }
 }
 
@@ -10833,9 +10833,9 @@ impl SubscriptionsAcknowledgedNotification {
 }
 crate::rt::object! {
     SubscriptionsAcknowledgedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/subscriptions/acknowledged",
-        1 "params": required params: SubscriptionsAcknowledgedNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/subscriptions/acknowledged",
+        "params": required params: SubscriptionsAcknowledgedNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -10891,8 +10891,8 @@ impl ::std::convert::From<SubscriptionsAcknowledgedNotificationParams> for Notif
 }
 crate::rt::object! {
     SubscriptionsAcknowledgedNotificationParams {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "notifications": required notifications: SubscriptionFilter,
+        "_meta": optional meta: NotificationMetaObject,
+        "notifications": required notifications: SubscriptionFilter,
     }
 }
 
@@ -10948,10 +10948,10 @@ impl SubscriptionsListenRequest {
 }
 crate::rt::object! {
     SubscriptionsListenRequest {
-        0 "method" fixed METHOD: &str = "subscriptions/listen",
-        1 "params": required params: SubscriptionsListenRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "subscriptions/listen",
+        "params": required params: SubscriptionsListenRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -11007,8 +11007,8 @@ impl ::std::convert::From<SubscriptionsListenRequestParams> for RequestParams {
 }
 crate::rt::object! {
     SubscriptionsListenRequestParams {
-        0 "_meta": required meta: RequestMetaObject,
-        1 "notifications": required notifications: SubscriptionFilter,
+        "_meta": required meta: RequestMetaObject,
+        "notifications": required notifications: SubscriptionFilter,
     }
 }
 
@@ -11072,8 +11072,8 @@ impl SubscriptionsListenResult {
 }
 crate::rt::object! {
     SubscriptionsListenResult {
-        0 "_meta": required meta: SubscriptionsListenResultMetaObject,
-        1 "resultType": defaulted result_type: ResultType = ResultType::Complete,
+        "_meta": required meta: SubscriptionsListenResultMetaObject,
+        "resultType": defaulted result_type: ResultType = ResultType::Complete,
     }
 }
 
@@ -11156,8 +11156,8 @@ impl ::std::convert::From<SubscriptionsListenResultMetaObject> for ResultMetaObj
 }
 crate::rt::object! {
     SubscriptionsListenResultMetaObject {
-        0 "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
-        1 "io.modelcontextprotocol/subscriptionId": required io_modelcontextprotocol_subscription_id: RequestId,
+        "io.modelcontextprotocol/serverInfo": optional io_modelcontextprotocol_server_info: Implementation,
+        "io.modelcontextprotocol/subscriptionId": required io_modelcontextprotocol_subscription_id: RequestId,
     }
 }
 
@@ -11203,9 +11203,9 @@ impl SubscriptionsListenResultResponse {
 }
 crate::rt::object! {
     SubscriptionsListenResultResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: SubscriptionsListenResult,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: SubscriptionsListenResult,
     }
 }
 
@@ -11258,10 +11258,10 @@ impl TextContent {
 }
 crate::rt::object! {
     TextContent {
-        0 "type" fixed TYPE: &str = "text",
-        1 "text": required text: String,
-        2 "annotations": optional annotations: Annotations,
-        3 "_meta": optional meta: MetaObject,
+        "type" fixed TYPE: &str = "text",
+        "text": required text: String,
+        "annotations": optional annotations: Annotations,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -11335,10 +11335,10 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     TextResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "_meta": optional meta: MetaObject,
-        3 "text": required text: String,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "_meta": optional meta: MetaObject,
+        "text": required text: String,
     }
 }
 
@@ -11433,13 +11433,13 @@ impl TitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchema {
-        0 "type" fixed TYPE: &str = "array",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minItems": optional min_items: i64 as int,
-        4 "maxItems": optional max_items: i64 as int,
-        5 "items": required items: TitledMultiSelectEnumSchemaItems,
-        6 "default": optional default: Vec<String>,
+        "type" fixed TYPE: &str = "array",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minItems": optional min_items: i64 as int,
+        "maxItems": optional max_items: i64 as int,
+        "items": required items: TitledMultiSelectEnumSchemaItems,
+        "default": optional default: Vec<String>,
     }
 }
 
@@ -11465,7 +11465,7 @@ impl TitledMultiSelectEnumSchemaItems {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItems {
-        0 "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+        "anyOf": required any_of: Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     }
 }
 
@@ -11495,8 +11495,8 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 crate::rt::object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem {
-        0 "const": required r#const: String,
-        1 "title": required title: String,
+        "const": required r#const: String,
+        "title": required title: String,
     }
 }
 
@@ -11567,11 +11567,11 @@ impl TitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-        4 "default": optional default: String,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "oneOf": required one_of: Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+        "default": optional default: String,
     }
 }
 
@@ -11601,8 +11601,8 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
 }
 crate::rt::object! {
     TitledSingleSelectEnumSchemaOneOfItem {
-        0 "const": required r#const: String,
-        1 "title": required title: String,
+        "const": required r#const: String,
+        "title": required title: String,
     }
 }
 
@@ -11868,14 +11868,14 @@ impl ::std::convert::From<Tool> for Icons {
 }
 crate::rt::object! {
     Tool {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "icons": optional icons: Vec<Icon>,
-        3 "description": optional description: String,
-        4 "inputSchema": required input_schema: ToolInputSchema,
-        5 "outputSchema": optional output_schema: ToolOutputSchema,
-        6 "annotations": optional annotations: ToolAnnotations,
-        7 "_meta": optional meta: MetaObject,
+        "name": required name: String,
+        "title": optional title: String,
+        "icons": optional icons: Vec<Icon>,
+        "description": optional description: String,
+        "inputSchema": required input_schema: ToolInputSchema,
+        "outputSchema": optional output_schema: ToolOutputSchema,
+        "annotations": optional annotations: ToolAnnotations,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -11978,11 +11978,11 @@ impl ::std::default::Default for ToolAnnotations {
 }
 crate::rt::object! {
     ToolAnnotations {
-        0 "title": optional title: String,
-        1 "readOnlyHint": optional read_only_hint: bool,
-        2 "destructiveHint": optional destructive_hint: bool,
-        3 "idempotentHint": optional idempotent_hint: bool,
-        4 "openWorldHint": optional open_world_hint: bool,
+        "title": optional title: String,
+        "readOnlyHint": optional read_only_hint: bool,
+        "destructiveHint": optional destructive_hint: bool,
+        "idempotentHint": optional idempotent_hint: bool,
+        "openWorldHint": optional open_world_hint: bool,
     }
 }
 
@@ -12024,7 +12024,7 @@ impl ::std::default::Default for ToolChoice {
 }
 crate::rt::object! {
     ToolChoice {
-        0 "mode": optional mode: ToolChoiceMode,
+        "mode": optional mode: ToolChoiceMode,
     }
 }
 
@@ -12091,8 +12091,8 @@ impl ::std::default::Default for ToolInputSchema {
 }
 crate::rt::object! {
     ToolInputSchema {
-        0 "$schema": optional schema: String,
-        1 "type" fixed TYPE: &str = "object",
+        "$schema": optional schema: String,
+        "type" fixed TYPE: &str = "object",
     }
 }
 
@@ -12144,9 +12144,9 @@ impl ::std::default::Default for ToolListChangedNotification {
 }
 crate::rt::object! {
     ToolListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -12201,7 +12201,7 @@ impl ::std::default::Default for ToolOutputSchema {
 }
 crate::rt::object! {
     ToolOutputSchema {
-        0 "$schema": optional schema: String,
+        "$schema": optional schema: String,
     }
 }
 
@@ -12296,12 +12296,12 @@ impl ToolResultContent {
 }
 crate::rt::object! {
     ToolResultContent {
-        0 "type" fixed TYPE: &str = "tool_result",
-        1 "toolUseId": required tool_use_id: String,
-        2 "content": required content: Vec<ContentBlock>,
-        3 "structuredContent": optional structured_content: ::serde_json::Value,
-        4 "isError": optional is_error: bool,
-        5 "_meta": optional meta: MetaObject,
+        "type" fixed TYPE: &str = "tool_result",
+        "toolUseId": required tool_use_id: String,
+        "content": required content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: ::serde_json::Value,
+        "isError": optional is_error: bool,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -12368,11 +12368,11 @@ impl ToolUseContent {
 }
 crate::rt::object! {
     ToolUseContent {
-        0 "type" fixed TYPE: &str = "tool_use",
-        1 "id": required id: String,
-        2 "name": required name: String,
-        3 "input": required input: crate::Extra,
-        4 "_meta": optional meta: MetaObject,
+        "type" fixed TYPE: &str = "tool_use",
+        "id": required id: String,
+        "name": required name: String,
+        "input": required input: crate::Extra,
+        "_meta": optional meta: MetaObject,
     }
 }
 
@@ -12430,9 +12430,9 @@ impl UnsupportedProtocolVersionError {
 }
 crate::rt::object! {
     UnsupportedProtocolVersionError {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": optional id: Option<RequestId>,
-        2 "error": required error: UnsupportedProtocolVersionErrorError,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": optional id: Option<RequestId>,
+        "error": required error: UnsupportedProtocolVersionErrorError,
     }
 }
 
@@ -12471,9 +12471,9 @@ impl ::std::fmt::Display for UnsupportedProtocolVersionErrorError {
 impl ::std::error::Error for UnsupportedProtocolVersionErrorError {}
 crate::rt::object! {
     UnsupportedProtocolVersionErrorError {
-        0 "code" fixed CODE: i64 = -32022,
-        1 "message": required message: String,
-        2 "data": required data: UnsupportedProtocolVersionErrorErrorData,
+        "code" fixed CODE: i64 = -32022,
+        "message": required message: String,
+        "data": required data: UnsupportedProtocolVersionErrorErrorData,
     }
 }
 
@@ -12501,8 +12501,8 @@ impl UnsupportedProtocolVersionErrorErrorData {
 }
 crate::rt::object! {
     UnsupportedProtocolVersionErrorErrorData {
-        0 "supported": required supported: Vec<String>,
-        1 "requested": required requested: String,
+        "supported": required supported: Vec<String>,
+        "requested": required requested: String,
     }
 }
 
@@ -12594,13 +12594,13 @@ impl UntitledMultiSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchema {
-        0 "type" fixed TYPE: &str = "array",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "minItems": optional min_items: i64 as int,
-        4 "maxItems": optional max_items: i64 as int,
-        5 "items": required items: UntitledMultiSelectEnumSchemaItems,
-        6 "default": optional default: Vec<String>,
+        "type" fixed TYPE: &str = "array",
+        "title": optional title: String,
+        "description": optional description: String,
+        "minItems": optional min_items: i64 as int,
+        "maxItems": optional max_items: i64 as int,
+        "items": required items: UntitledMultiSelectEnumSchemaItems,
+        "default": optional default: Vec<String>,
     }
 }
 
@@ -12626,8 +12626,8 @@ impl UntitledMultiSelectEnumSchemaItems {
 }
 crate::rt::object! {
     UntitledMultiSelectEnumSchemaItems {
-        0 "type" fixed TYPE: &str = "string",
-        1 "enum": required r#enum: Vec<String>,
+        "type" fixed TYPE: &str = "string",
+        "enum": required r#enum: Vec<String>,
     }
 }
 
@@ -12692,11 +12692,11 @@ impl UntitledSingleSelectEnumSchema {
 }
 crate::rt::object! {
     UntitledSingleSelectEnumSchema {
-        0 "type" fixed TYPE: &str = "string",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "enum": required r#enum: Vec<String>,
-        4 "default": optional default: String,
+        "type" fixed TYPE: &str = "string",
+        "title": optional title: String,
+        "description": optional description: String,
+        "enum": required r#enum: Vec<String>,
+        "default": optional default: String,
     }
 }
 

@@ -39,6 +39,31 @@ impl From<bool> for Fixed {
     }
 }
 
+/// A fixed member's value as a [`Fixed`], in a const (a `From` is not const):
+/// `FixedOf::<&str>::fixed("2.0")`, by the type the member's const has.
+pub struct FixedOf<T>(std::marker::PhantomData<T>);
+
+impl FixedOf<&'static str> {
+    pub const fn fixed(v: &'static str) -> Fixed {
+        Fixed::Str(v)
+    }
+}
+impl FixedOf<i64> {
+    pub const fn fixed(v: i64) -> Fixed {
+        Fixed::Int(v)
+    }
+}
+impl FixedOf<f64> {
+    pub const fn fixed(v: f64) -> Fixed {
+        Fixed::Float(v)
+    }
+}
+impl FixedOf<bool> {
+    pub const fn fixed(v: bool) -> Fixed {
+        Fixed::Bool(v)
+    }
+}
+
 impl Fixed {
     /// True when `v` is this value (an integer also as a whole float, as JSON
     /// Schema's `const` compares numbers).

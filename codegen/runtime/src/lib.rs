@@ -37,6 +37,7 @@
 //! - `pairs`: a union of objects read from its input's members one by one;
 //! - `shape`: `Shape`, what a union asks of each member type;
 //! - `scan`: a union's first look at its input (kind, keys, one field);
+//! - `slots`: a struct's members read into a tuple of slots, the loop over its keys;
 //! - `object`, `union`: the `object!` and `union!` macros and what they call;
 //! - `read`, `table`: [`from_str`] with its path, and a module's `SCHEMA_TYPES`;
 //! - `convert`: a value of one revision's type as another's of the same name
@@ -61,9 +62,9 @@
 //! ```text
 //! crate::rt::object! {   // the generated crate names this crate `rt`
 //!     ProgressNotification {
-//!         0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-//!         1 "method" fixed METHOD: &str = "notifications/progress",
-//!         2 "params": required params: ProgressNotificationParams,
+//!         "jsonrpc" fixed JSONRPC: &str = "2.0",
+//!         "method" fixed METHOD: &str = "notifications/progress",
+//!         "params": required params: ProgressNotificationParams,
 //!     }
 //! }
 //! ```
@@ -71,17 +72,18 @@
 //! which expands to the consts `ProgressNotification::JSONRPC` and `::METHOD`; a
 //! `Serialize` that writes `jsonrpc`, `method` and `params` in that order, then the
 //! kept members (through `Writer`); a `Deserialize` through the shared
-//! `ObjectVisitor` and the type's `ReadObject` body, which reads the keys in
-//! one pass (a fixed member's value is checked where it stands, so the error names
-//! it; a repeated key is an error; an unknown key is kept as its JSON text), then
-//! fails on a missing required member; and the `Shape` a union asks of its
-//! members. A member line is `N "wire": KIND field: Type`, where N is the member's
-//! position in the list (the `ReadObject` body matches on it: integer arms build
-//! faster than string ones) and KIND is `required`, `optional` (the field is an `Option` of the type, left out
+//! `ObjectVisitor`, which reads the keys in one pass into the struct's slots
+//! (its `ReadObject::Slots`, here `(FixedSlot, FixedSlot, Required<ProgressNotificationParams>)`:
+//! a fixed member's value is checked where it stands, so the error names it; a
+//! repeated key is an error; an unknown key is kept as its JSON text), fails on
+//! the first required member absent, and hands the values to the struct's
+//! `ReadObject::build`; and the `Shape` a union asks of its members. A member
+//! line is `"wire": KIND field: Type`, where KIND is `required`, `optional` (the field is an `Option` of the type, left out
 //! when `None`) or `defaulted` (with `= value`, read when the member is absent);
 //! `as float` (or `nullable_float`, `float_seq`) writes a whole `f64` without a
 //! fraction, `as int` (or `nullable_int`) reads any JSON number with no fractional
-//! part into an `i64`. `object! { Name (extra: other) { .. } }` names the field
+//! part into an `i64`. A struct of more than `SLOTS_PER_GROUP` (12) members has
+//! its lines in groups of that many, each in `[` `]`. `object! { Name (extra: other) { .. } }` names the field
 //! that keeps unknown members when `extra` is taken.
 
 #![forbid(unsafe_code)]
@@ -109,6 +111,7 @@ mod read;
 pub mod registry;
 mod scan;
 mod shape;
+mod slots;
 mod table;
 mod text;
 mod union;
@@ -133,21 +136,25 @@ pub mod __private {
     pub use crate::de::{Key, number_or_skip, raw_of, skip_seq};
     pub use crate::enums::UnknownValue;
     pub use crate::extra::{Extra, ExtraIter, Member};
-    pub use crate::fixed::{Fixed, read_fixed};
+    pub use crate::fixed::{Fixed, FixedOf, read_fixed};
     #[cfg(feature = "http")]
     pub use crate::http;
     #[cfg(feature = "unknown-members-log")]
     pub use crate::log;
     pub use crate::number::{Float, FloatSeq, Int, NullableFloat, NullableInt};
     pub use crate::object::{
-        ObjectVisitor, ReadObject, Writer, member_index, missing, next_member, read_extra, read_field, read_field_as,
-        read_unnamed_of_notification,
+        ObjectVisitor, Put, PutAs, PutFixed, PutSome, PutSomeAs, ReadObject, WriteMember, Writer, deserialize_object,
+        write_object,
     };
     pub use crate::pairs::{FromPairs, PairsVisitor};
     pub use crate::protocol::{HasResponse, InputRequest, MethodInfo, MethodKind, Notification, Request};
     pub use crate::read::{ReadError, from_str, reread};
     pub use crate::scan::{Scanned, scan_fast};
     pub use crate::shape::{Shape, declares, requirement, union_requirement};
+    pub use crate::slots::{
+        FixedSlot, Groups, MAX_OBJECT_MEMBERS, Optional, Required, SLOTS_PER_GROUP, Slot, SlotValue, SlotValues, Slots,
+        member_index, missing, next_member, read_extra, read_members, read_unnamed_of_notification,
+    };
     pub use crate::table::{ChooseMember, ChooseRead, TypeEntry, read, roundtrip};
     pub use crate::union::{
         Input, MemberTable, Reader, TagRule, UnionOf, position, read_as, read_plain, shape_from_pairs, shape_from_text,
@@ -181,6 +188,7 @@ mod layering {
         "pairs",
         "shape",
         "scan",
+        "slots",
         "object",
         "union",
         "read",

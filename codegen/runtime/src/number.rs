@@ -67,6 +67,12 @@ impl<'de> Deserialize<'de> for NullableInt {
 /// rather than becoming `50.0`.
 pub struct Float(pub f64);
 
+impl From<&f64> for Float {
+    fn from(v: &f64) -> Float {
+        Float(*v)
+    }
+}
+
 impl Serialize for Float {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let v = self.0;
@@ -81,6 +87,12 @@ impl Serialize for Float {
 /// [`Float`] for `f64 | null`.
 pub struct NullableFloat(pub Option<f64>);
 
+impl From<&Option<f64>> for NullableFloat {
+    fn from(v: &Option<f64>) -> NullableFloat {
+        NullableFloat(*v)
+    }
+}
+
 impl Serialize for NullableFloat {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self.0 {
@@ -92,6 +104,12 @@ impl Serialize for NullableFloat {
 
 /// [`Float`] for arrays of `f64`.
 pub struct FloatSeq<'a>(pub &'a [f64]);
+
+impl<'a> From<&'a Vec<f64>> for FloatSeq<'a> {
+    fn from(v: &'a Vec<f64>) -> FloatSeq<'a> {
+        FloatSeq(v)
+    }
+}
 
 impl Serialize for FloatSeq<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -1,106 +1,22 @@
-//! Object types: the `object!` macro each generated struct calls, the reading of
-//! its keys and members, and the [`Shape`] unions ask of their members.
+//! Object types: the `object!` macro each generated struct calls, what it
+//! implements (writing through [`Writer`], reading through [`ObjectVisitor`]
+//! into the slots of `slots`), and the [`Shape`] unions ask of their members.
 
 use std::fmt;
+use std::marker::PhantomData;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap};
-use serde_json::value::RawValue;
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::de::{Duplicate, Key};
 use crate::extra::Extra;
-use crate::text::same_key;
-
-/// A kept member's text, refused (from inside the value, so that the error's
-/// path names the key) when it nests deeper than serde_json parses; its line
-/// breaks kept as spaces (see `extra::one_line`).
-struct KeptText;
-
-impl<'de> de::DeserializeSeed<'de> for KeptText {
-    type Value = Box<RawValue>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Box<RawValue>, D::Error> {
-        let raw = Box::<RawValue>::deserialize(d)?;
-        if crate::extra::too_deep(raw.get()) {
-            return Err(crate::extra::too_deep_error());
-        }
-        match crate::extra::one_line(raw.get()) {
-            // JSON text with whitespace changed is JSON text.
-            Some(text) => RawValue::from_string(text).map_err(de::Error::custom),
-            None => Ok(raw),
-        }
-    }
-}
-
-/// Reads a member's value into its slot, refusing a second occurrence of the key.
-pub fn read_field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
-    map: &mut A,
-    field: &'static str,
-    slot: &mut Option<T>,
-) -> Result<(), A::Error> {
-    if slot.is_some() {
-        return map.next_value_seed(Duplicate(field));
-    }
-    *slot = Some(map.next_value()?);
-    Ok(())
-}
-
-/// [`read_field`] through a reading type (`Int` for an `i64` read leniently).
-pub fn read_field_as<'de, A: MapAccess<'de>, W: Deserialize<'de>, T>(
-    map: &mut A,
-    field: &'static str,
-    slot: &mut Option<T>,
-    unwrap: impl FnOnce(W) -> T,
-) -> Result<(), A::Error> {
-    if slot.is_some() {
-        return map.next_value_seed(Duplicate(field));
-    }
-    *slot = Some(unwrap(map.next_value::<W>()?));
-    Ok(())
-}
-
-/// Keeps a member the type does not name, as the JSON text it came as,
-/// refusing a duplicate key.
-pub fn read_extra<'de, A: MapAccess<'de>>(map: &mut A, key: Key<'de>, extra: &mut Extra) -> Result<(), A::Error> {
-    if extra.contains_key(&key.0) {
-        return map.next_value_seed(Duplicate(&key.0));
-    }
-    let raw = map.next_value_seed(KeptText)?;
-    #[cfg(feature = "unknown-members-log")]
-    crate::log::record(&key.0);
-    extra.insert_raw(key.0.into_owned(), raw);
-    Ok(())
-}
-
-/// A notification's member that its type does not name: kept, unless it is
-/// `id`, which is refused (MCP's base protocol: notifications MUST NOT include
-/// an ID; a message with one is a request), from inside its value so that the
-/// error's path names it.
-pub fn read_unnamed_of_notification<'de, A: MapAccess<'de>>(
-    map: &mut A,
-    key: Key<'de>,
-    extra: &mut Extra,
-) -> Result<(), A::Error> {
-    if key.0 == "id" {
-        return map.next_value_seed(IdOfNotification);
-    }
-    read_extra(map, key, extra)
-}
-
-/// Skips a notification's `id` and fails, from inside the value.
-struct IdOfNotification;
-
-impl<'de> de::DeserializeSeed<'de> for IdOfNotification {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        de::IgnoredAny::deserialize(d)?;
-        Err(de::Error::custom("a notification has no `id` (a message with one is a request)"))
-    }
-}
+use crate::fixed::Fixed;
+use crate::shape::Shape;
+use crate::slots::{SlotValues, Slots, read_members};
 
 /// Writes an object's members, one call each, keeping the first error (nothing
-/// is written after it): a generated `Serialize` is then calls in a row, with no
-/// early return per member, each of which was a path out for the compiler to
-/// build and check (see BENCHMARKS.md, Compile time).
+/// is written after it): the members of [`write_object`] are then calls in a
+/// row, with no early return per member, each of which would be a path out for
+/// the compiler to build and check (see BENCHMARKS.md, Compile time).
 pub struct Writer<M: SerializeMap> {
     map: M,
     error: Option<M::Error>,
@@ -144,15 +60,126 @@ impl<M: SerializeMap> Writer<M> {
     }
 }
 
-/// How a generated struct reads itself from a JSON object's members: what would
-/// be the body of its own visitor's `visit_map`; [`ObjectVisitor`] calls it.
-pub trait ReadObject<'de>: Sized {
-    fn read_object<A: MapAccess<'de>>(access: A) -> Result<Self, A::Error>;
+/// One member as a generated `Serialize` hands it to [`write_object`]: its wire
+/// and its value. A tuple of them is a list of members (of groups, for a struct
+/// read in groups): each struct's `Serialize` is one call whose argument's type
+/// names its members, proved once, instead of a call per member.
+pub trait WriteMember {
+    fn write<M: SerializeMap>(&self, w: &mut Writer<M>);
+}
+
+/// A member always written.
+pub struct Put<'a, T: ?Sized>(pub &'static str, pub &'a T);
+
+/// An optional member, written when it is there.
+pub struct PutSome<'a, T>(pub &'static str, pub &'a Option<T>);
+
+/// A member written as `W` (`Float`: a whole `f64` without a fraction).
+pub struct PutAs<'a, T: ?Sized, W>(pub &'static str, pub &'a T, pub PhantomData<fn() -> W>);
+
+/// An optional member written as `W` when it is there.
+pub struct PutSomeAs<'a, T, W>(pub &'static str, pub &'a Option<T>, pub PhantomData<fn() -> W>);
+
+/// A fixed member.
+pub struct PutFixed(pub &'static str, pub Fixed);
+
+impl<T: ?Sized + Serialize> WriteMember for Put<'_, T> {
+    #[inline]
+    fn write<M: SerializeMap>(&self, w: &mut Writer<M>) {
+        w.member(self.0, self.1)
+    }
+}
+
+impl<T: Serialize> WriteMember for PutSome<'_, T> {
+    #[inline]
+    fn write<M: SerializeMap>(&self, w: &mut Writer<M>) {
+        w.optional(self.0, self.1)
+    }
+}
+
+impl<'a, T: ?Sized, W: From<&'a T> + Serialize> WriteMember for PutAs<'a, T, W> {
+    #[inline]
+    fn write<M: SerializeMap>(&self, w: &mut Writer<M>) {
+        w.member(self.0, &W::from(self.1))
+    }
+}
+
+impl<'a, T, W: From<&'a T> + Serialize> WriteMember for PutSomeAs<'a, T, W> {
+    #[inline]
+    fn write<M: SerializeMap>(&self, w: &mut Writer<M>) {
+        if let Some(value) = self.1 {
+            w.member(self.0, &W::from(value))
+        }
+    }
+}
+
+impl WriteMember for PutFixed {
+    #[inline]
+    fn write<M: SerializeMap>(&self, w: &mut Writer<M>) {
+        w.member(self.0, &self.1)
+    }
+}
+
+impl WriteMember for () {
+    #[inline]
+    fn write<M: SerializeMap>(&self, _: &mut Writer<M>) {}
+}
+
+macro_rules! tuple_write {
+    ($( ($($i:tt $m:ident),+) )+) => { $(
+        impl<$($m: WriteMember),+> WriteMember for ($($m,)+) {
+            #[inline]
+            fn write<M: SerializeMap>(&self, w: &mut Writer<M>) {
+                $( self.$i.write(w); )+
+            }
+        }
+    )+ };
+}
+
+tuple_write! {
+    (0 M0)
+    (0 M0, 1 M1)
+    (0 M0, 1 M1, 2 M2)
+    (0 M0, 1 M1, 2 M2, 3 M3)
+    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4)
+    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5)
+    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6)
+    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7)
+    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7, 8 M8)
+    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7, 8 M8, 9 M9)
+    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7, 8 M8, 9 M9, 10 M10)
+    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7, 8 M8, 9 M9, 10 M10, 11 M11)
+}
+
+/// A generated struct's `Serialize` body: its members in order, then the kept ones.
+#[inline]
+pub fn write_object<S: Serializer, W: WriteMember>(
+    serializer: S,
+    members: W,
+    extra: &Extra,
+) -> Result<S::Ok, S::Error> {
+    let mut w = Writer::new(serializer.serialize_map(None)?);
+    members.write(&mut w);
+    w.end(extra)
+}
+
+/// How a generated struct reads itself from a JSON object's members: the
+/// slots of its members, in its order (see `slots`), what is fixed, and how its
+/// values become the struct; [`ObjectVisitor`] runs the one loop over the keys.
+pub trait ReadObject<'de>: Shape + Sized {
+    /// The members' slots. Its bound is where each member's reading is proved,
+    /// once per struct (see `slots`).
+    type Slots: Slots<'de>;
+    /// The fixed members' values, by wire.
+    const FIXED: &'static [(&'static str, Fixed)] = &[];
+    /// Whether the struct is a notification (it refuses an `id`).
+    const NOTIFICATION: bool = false;
+    /// The struct, from its members' values and the members it does not name.
+    fn build(values: <Self::Slots as SlotValues>::Values, extra: Extra) -> Self;
 }
 
 /// The one visitor of every generated struct (its name for the error), so that
-/// each struct brings only its [`ReadObject`] body, not a visitor type, impl
-/// and `expecting` of its own.
+/// each struct brings only its [`ReadObject`] impl, not a visitor of its own.
 pub struct ObjectVisitor<T> {
     name: &'static str,
     read: std::marker::PhantomData<fn() -> T>,
@@ -172,38 +199,18 @@ impl<'de, T: ReadObject<'de>> Visitor<'de> for ObjectVisitor<T> {
     }
     #[inline]
     fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<T, A::Error> {
-        T::read_object(access)
+        let (values, extra) = read_members::<A, T::Slots>(access, T::WIRES, T::FIXED, T::NOTIFICATION)?;
+        Ok(T::build(values, extra))
     }
 }
 
-/// The position of `key` among an object type's `wires`, `usize::MAX` when it
-/// is none of them: what a generated [`ReadObject`] body matches on (integer arms
-/// are cheaper to compile than string ones; as fast to run, measured).
+/// A generated struct's `Deserialize` body: an object read by [`ObjectVisitor`].
 #[inline]
-pub fn member_index(wires: &[&str], key: &str) -> usize {
-    let mut i = 0;
-    while i < wires.len() {
-        if same_key(wires[i], key) {
-            return i;
-        }
-        i += 1;
-    }
-    usize::MAX
-}
-
-/// The next key of an object and its position among the type's `wires`
-/// (`usize::MAX` when it is none of them), or `None` at the object's end.
-#[inline]
-pub fn next_member<'de, A: MapAccess<'de>>(
-    access: &mut A,
-    wires: &[&str],
-) -> Result<Option<(usize, Key<'de>)>, A::Error> {
-    Ok(access.next_key::<Key<'de>>()?.map(|key| (member_index(wires, &key.0), key)))
-}
-
-/// The error for a required member that is absent.
-pub fn missing<E: de::Error>(field: &'static str) -> E {
-    E::missing_field(field)
+pub fn deserialize_object<'de, T: ReadObject<'de>, D: Deserializer<'de>>(
+    deserializer: D,
+    name: &'static str,
+) -> Result<T, D::Error> {
+    deserializer.deserialize_map(ObjectVisitor::<T>::new(name))
 }
 
 /// The serde impls, the fixed members' consts and the [`Shape`] of one generated
@@ -212,138 +219,109 @@ pub fn missing<E: de::Error>(field: &'static str) -> E {
 #[macro_export]
 macro_rules! __mcp_object {
     ($name:ident $($notification:ident)? { $($members:tt)* }) => {
-        $crate::__mcp_object!(@impl $name extra [$($notification)?] { $($members)* });
+        $crate::__mcp_object!(@groups $name extra [$($notification)?] { $($members)* });
     };
     ($name:ident (extra: $extra:ident) $($notification:ident)? { $($members:tt)* }) => {
-        $crate::__mcp_object!(@impl $name $extra [$($notification)?] { $($members)* });
+        $crate::__mcp_object!(@groups $name $extra [$($notification)?] { $($members)* });
     };
-    (@impl $name:ident $extra:ident [$($notification:ident)?] {
-        $( $index:literal $wire:literal
+    // At most `SLOTS_PER_GROUP` members, one tuple of slots; more come in
+    // groups of that many, `[..] [..]`, a tuple of tuples.
+    (@groups $name:ident $extra:ident [$($notification:ident)?] { $( [ $($group:tt)* ] )+ }) => {
+        $crate::__mcp_object!(@impl $name $extra [$($notification)?] grouped { $( [ $($group)* ] )+ });
+    };
+    (@groups $name:ident $extra:ident [$($notification:ident)?] { $($members:tt)* }) => {
+        $crate::__mcp_object!(@impl $name $extra [$($notification)?] flat { [ $($members)* ] });
+    };
+    (@impl $name:ident $extra:ident [$($notification:ident)?] $layout:ident { $( [
+        $( $wire:literal
             $( fixed $cname:ident : $cty:ty = $cvalue:literal )?
             $( : $kind:ident $field:ident : $ty:ty $( as $wrap:ident )? $( = $default:expr )? )?
         ),* $(,)?
-    }) => {
+    ] )+ }) => {
         impl $name {
-            $( $(
+            $( $( $(
                 #[doc = concat!(" The fixed value of `", $wire, "`.")]
                 pub const $cname: $cty = $cvalue;
-            )? )*
+            )? )* )+
         }
 
         impl ::serde::Serialize for $name {
-            #[allow(unused_mut)]
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                let mut w = $crate::__private::Writer::new(serializer.serialize_map(::std::option::Option::None)?);
-                $(
-                    $( w.member($wire, &$crate::__private::Fixed::from($name::$cname)); )?
-                    $( $crate::__mcp_object!(@write self w $kind $wire $field $($wrap)?); )?
-                )*
-                w.end(&self.$extra)
+                $crate::__private::write_object(serializer, ( $( ( $(
+                    $( $crate::__private::PutFixed($wire, $crate::__private::FixedOf::<$cty>::fixed($name::$cname)) )?
+                    $( $crate::__mcp_object!(@put self $kind $wire $field $($wrap)?) )?,
+                )* ), )+ ), &self.$extra)
             }
         }
 
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                deserializer.deserialize_map($crate::__private::ObjectVisitor::<$name>::new(stringify!($name)))
+                $crate::__private::deserialize_object(deserializer, stringify!($name))
             }
         }
 
         impl<'de> $crate::__private::ReadObject<'de> for $name {
-            #[allow(unused_mut, unused_variables)]
-            fn read_object<A: ::serde::de::MapAccess<'de>>(mut access: A) -> ::std::result::Result<$name, A::Error> {
-                // Whether each fixed member was seen. (A struct of flags, not an
-                // array indexed by constants: each constant is evaluated in
-                // this generic body, at about a millisecond of build apiece.)
-                #[allow(non_snake_case)]
-                struct __McpSeen { $( $( $cname: bool, )? )* }
-                let mut seen = __McpSeen { $( $( $cname: false, )? )* };
-                $(
-                    $( let mut $field: ::std::option::Option<$ty> = ::std::option::Option::None; )?
-                )*
-                let mut $extra = $crate::__private::Extra::new();
-                loop {
-                    // One way out for an error, whatever read it: each `?` is a
-                    // `Try` the type checker resolves, and this is most of the
-                    // crate's build. The arms by the member's position, not its
-                    // name: a match on strings is a comparison call and a branch
-                    // per arm.
-                    let read = match $crate::__private::next_member(&mut access, &[ $( $wire ),* ]) {
-                        ::std::result::Result::Ok(::std::option::Option::Some((index, key))) => match index {
-                            $( $index => {
-                                $( $crate::__private::read_fixed(&mut access, $wire, $crate::__private::Fixed::from($name::$cname), &mut seen.$cname) )?
-                                $( $crate::__mcp_object!(@read access $wire $field $($wrap)?) )?
-                            } )*
-                            _ => $crate::__mcp_object!(@unnamed [$($notification)?] access key $extra),
-                        },
-                        ::std::result::Result::Ok(::std::option::Option::None) => break,
-                        ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
-                    };
-                    if let ::std::result::Result::Err(e) = read {
-                        return ::std::result::Result::Err(e);
-                    }
-                }
-                $(
-                    $( if !seen.$cname { return ::std::result::Result::Err($crate::__private::missing($wire)); } )?
-                    $( $crate::__mcp_object!(@finish $kind $wire $field $(= $default)?); )?
-                )*
-                ::std::result::Result::Ok($name { $( $( $field, )? )* $extra })
+            type Slots = $crate::__mcp_object!(@slots $layout $( (
+                $( $( $crate::__mcp_object!(@fixed_slot $cname) )? $( $crate::__mcp_object!(@slot $kind $ty $(, $wrap)?) )?, )*
+            ) )+);
+            $crate::__mcp_object!(@fixed [ $( $( $( ($wire, $crate::__private::FixedOf::<$cty>::fixed($name::$cname)), )? )* )+ ]);
+            $( const NOTIFICATION: bool = $crate::__mcp_object!(@notification $notification); )?
+            #[inline]
+            fn build(values: <Self::Slots as $crate::__private::SlotValues>::Values, $extra: $crate::__private::Extra) -> Self {
+                let $crate::__mcp_object!(@values $layout $( ( $( $( $crate::__mcp_object!(@fixed_pattern $cname) )? $( $field )?, )* ) )+) = values;
+                $( $( $( $crate::__mcp_object!(@default $kind $field $(= $default)?); )? )* )+
+                $name { $( $( $( $field, )? )* )+ $extra }
             }
         }
 
         impl $crate::__private::Shape for $name {
-            const KINDS: u8 = $crate::__private::OBJECT;
-            const WIRES: &'static [&'static str] = &[ $( $wire ),* ];
-            const REQUIRED: &'static [bool] = &[ $( $crate::__mcp_object!(@required $( fixed $cname )? $( $kind )?) ),* ];
+            const WIRES: &'static [&'static str] = &[ $( $( $wire ),* ),+ ];
+            const REQUIRED: &'static [bool] = &[ $( $( $crate::__mcp_object!(@required $( fixed $cname )? $( $kind )?) ),* ),+ ];
         }
     };
 
-    // A notification refuses an `id` (see `read_unnamed_of_notification`).
-    (@unnamed [] $access:ident $key:ident $extra:ident) => {
-        $crate::__private::read_extra(&mut $access, $key, &mut $extra)
+    (@fixed_slot $cname:ident) => { $crate::__private::FixedSlot };
+    (@fixed_pattern $cname:ident) => { _ };
+    (@slots flat $slots:ty) => { $slots };
+    (@slots grouped $($slots:ty)+) => { $crate::__private::Groups<($($slots,)+)> };
+    (@values flat $values:pat) => { $values };
+    (@values grouped $($values:pat)+) => { ($($values,)+) };
+    (@fixed []) => {};
+    (@fixed [ $($fixed:tt)+ ]) => {
+        const FIXED: &'static [(&'static str, $crate::__private::Fixed)] = &[ $($fixed)+ ];
     };
-    (@unnamed [notification] $access:ident $key:ident $extra:ident) => {
-        $crate::__private::read_unnamed_of_notification(&mut $access, $key, &mut $extra)
-    };
+    (@notification notification) => { true };
 
-    (@write $s:ident $w:ident optional $wire:literal $field:ident) => {
-        $w.optional($wire, &$s.$field)
-    };
-    (@write $s:ident $w:ident optional $wire:literal $field:ident $wrap:ident) => {
-        if let ::std::option::Option::Some(value) = &$s.$field {
-            $w.member($wire, $crate::__mcp_object!(@wrap value $wrap));
-        }
-    };
-    (@write $s:ident $w:ident $kind:ident $wire:literal $field:ident $($wrap:ident)?) => {
-        $w.member($wire, $crate::__mcp_object!(@wrap (&$s.$field) $($wrap)?))
-    };
-    (@wrap $v:tt) => { $v };
-    (@wrap $v:tt float) => { &$crate::__private::Float(*$v) };
-    (@wrap $v:tt nullable_float) => { &$crate::__private::NullableFloat(*$v) };
-    (@wrap $v:tt float_seq) => { &$crate::__private::FloatSeq($v) };
-    (@wrap $v:tt int) => { $v };
-    (@wrap $v:tt nullable_int) => { $v };
+    (@slot required $ty:ty) => { $crate::__private::Required<$ty> };
+    (@slot required $ty:ty, int) => { $crate::__private::Required<$ty, $crate::__private::Int> };
+    (@slot required $ty:ty, nullable_int) => { $crate::__private::Required<$ty, $crate::__private::NullableInt> };
+    (@slot required $ty:ty, $wrap:ident) => { $crate::__private::Required<$ty> };
+    (@slot $kind:ident $ty:ty) => { $crate::__private::Optional<$ty> };
+    (@slot $kind:ident $ty:ty, int) => { $crate::__private::Optional<$ty, $crate::__private::Int> };
+    (@slot $kind:ident $ty:ty, nullable_int) => { $crate::__private::Optional<$ty, $crate::__private::NullableInt> };
+    (@slot $kind:ident $ty:ty, $wrap:ident) => { $crate::__private::Optional<$ty> };
 
-    (@read $access:ident $wire:literal $field:ident int) => {
-        $crate::__private::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::__private::Int| i.0)
-    };
-    (@read $access:ident $wire:literal $field:ident nullable_int) => {
-        $crate::__private::read_field_as(&mut $access, $wire, &mut $field, |i: $crate::__private::NullableInt| i.0)
-    };
-    (@read $access:ident $wire:literal $field:ident $($wrap:ident)?) => {
-        $crate::__private::read_field(&mut $access, $wire, &mut $field)
-    };
-
-    (@finish required $wire:literal $field:ident) => {
-        let ::std::option::Option::Some($field) = $field else {
-            return ::std::result::Result::Err($crate::__private::missing($wire));
-        };
-    };
-    (@finish optional $wire:literal $field:ident) => {};
-    (@finish defaulted $wire:literal $field:ident = $default:expr) => {
+    (@default defaulted $field:ident = $default:expr) => {
         let $field = match $field {
             ::std::option::Option::Some(value) => value,
             ::std::option::Option::None => $default,
         };
+    };
+    (@default $kind:ident $field:ident) => {};
+
+    (@put $s:ident optional $wire:literal $field:ident float) => { $crate::__mcp_object!(@put_some_as $s $wire $field Float) };
+    (@put $s:ident optional $wire:literal $field:ident nullable_float) => { $crate::__mcp_object!(@put_some_as $s $wire $field NullableFloat) };
+    (@put $s:ident optional $wire:literal $field:ident float_seq) => { $crate::__mcp_object!(@put_some_as $s $wire $field FloatSeq) };
+    (@put $s:ident optional $wire:literal $field:ident $($wrap:ident)?) => { $crate::__private::PutSome($wire, &$s.$field) };
+    (@put $s:ident $kind:ident $wire:literal $field:ident float) => { $crate::__mcp_object!(@put_as $s $wire $field Float) };
+    (@put $s:ident $kind:ident $wire:literal $field:ident nullable_float) => { $crate::__mcp_object!(@put_as $s $wire $field NullableFloat) };
+    (@put $s:ident $kind:ident $wire:literal $field:ident float_seq) => { $crate::__mcp_object!(@put_as $s $wire $field FloatSeq) };
+    (@put $s:ident $kind:ident $wire:literal $field:ident $($wrap:ident)?) => { $crate::__private::Put($wire, &$s.$field) };
+    (@put_as $s:ident $wire:literal $field:ident $as:ident) => {
+        $crate::__private::PutAs::<_, $crate::__private::$as>($wire, &$s.$field, ::std::marker::PhantomData)
+    };
+    (@put_some_as $s:ident $wire:literal $field:ident $as:ident) => {
+        $crate::__private::PutSomeAs::<_, $crate::__private::$as>($wire, &$s.$field, ::std::marker::PhantomData)
     };
 
     (@required fixed $cname:ident) => { true };

@@ -44,8 +44,8 @@ pub fn union_requirement(members: impl IntoIterator<Item = (u8, (usize, bool))>)
 /// What a union asks of a member type before reading it (see `choose`): the JSON
 /// kinds its values can be, the keys it declares and those it requires.
 pub trait Shape {
-    /// The kind bits (`OBJECT`, `STRING`, ...).
-    const KINDS: u8;
+    /// The kind bits (`OBJECT`, `STRING`, ...); a generated struct's are `OBJECT`.
+    const KINDS: u8 = OBJECT;
     /// A struct's keys, for the default [`declares`](Shape::declares) and
     /// [`requirement`](Shape::requirement) (a type that overrides them, a union
     /// or an `Option`, leaves this empty).

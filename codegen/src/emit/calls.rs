@@ -5,6 +5,8 @@
 //! place that knows how the macros spell it, laid out one member per line so
 //! that a one-member change in the schema is a one-line change in the call.
 
+use mcp_spec_runtime::__private::SLOTS_PER_GROUP;
+
 use crate::rust::NumberWrap;
 
 /// One runtime macro call.
@@ -25,7 +27,8 @@ pub enum Call {
     Union { name: String, rule: UnionCallRule, members: Vec<UnionMember> },
 }
 
-/// A struct's member, at its position in the call (its `read_object` matches on it).
+/// A struct's member, in the struct's order (its slot's place in the tuple the
+/// struct is read into).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ObjectMember {
     pub wire: String,
@@ -99,7 +102,10 @@ impl Call {
                 if *notification {
                     header.push_str(" notification");
                 }
-                let lines = members.iter().enumerate().map(|(i, m)| m.render(i)).collect();
+                let lines: Vec<String> = members.iter().map(ObjectMember::render).collect();
+                if members.len() > SLOTS_PER_GROUP {
+                    return lay_out_groups(&header, &lines);
+                }
                 ("object", header, lines)
             }
             Call::StringEnum { name, open, values } => {
@@ -127,9 +133,9 @@ impl Call {
 }
 
 impl ObjectMember {
-    /// `N "wire" fixed NAME: ty = value` or `N "wire": KIND field: Type [as wrap] [= default]`.
-    fn render(&self, position: usize) -> String {
-        let head = format!("{position} {:?}", self.wire);
+    /// `"wire" fixed NAME: ty = value` or `"wire": KIND field: Type [as wrap] [= default]`.
+    fn render(&self) -> String {
+        let head = format!("{:?}", self.wire);
         let field = &self.field;
         match &self.kind {
             MemberKind::Fixed { ty, value } => format!("{head} fixed {field}: {ty} = {value}"),
@@ -157,6 +163,23 @@ impl UnionMember {
 /// ` as int`, ` as float`, ... or nothing.
 fn as_wrap(wrap: NumberWrap) -> String {
     wrap.word().map(|w| format!(" as {w}")).unwrap_or_default()
+}
+
+/// `crate::rt::object! {`, the header line, the member lines in groups of
+/// [`SLOTS_PER_GROUP`] (`[` .. `]`: the most one tuple of slots holds), `}`.
+fn lay_out_groups(header: &str, members: &[String]) -> String {
+    let mut out = format!("crate::rt::object! {{\n    {header} {{\n");
+    for group in members.chunks(SLOTS_PER_GROUP) {
+        out.push_str("        [\n");
+        for m in group {
+            out.push_str("            ");
+            out.push_str(m);
+            out.push_str(",\n");
+        }
+        out.push_str("        ]\n");
+    }
+    out.push_str("    }\n}\n");
+    out
 }
 
 /// `crate::rt::NAME! {`, the header line, the member lines, `}`.
@@ -199,7 +222,26 @@ mod tests {
         };
         assert_eq!(
             object.render(),
-            "crate::rt::object! {\n    ProgressNotification notification {\n        0 \"method\" fixed METHOD: &str = \"notifications/progress\",\n        1 \"total\": optional total: f64 as float,\n    }\n}\n"
+            "crate::rt::object! {\n    ProgressNotification notification {\n        \"method\" fixed METHOD: &str = \"notifications/progress\",\n        \"total\": optional total: f64 as float,\n    }\n}\n"
+        );
+        // More members than one tuple of slots holds: in groups of that many.
+        let wide = Call::Object {
+            name: "Wide".into(),
+            extra: "extra".into(),
+            notification: false,
+            members: (0..SLOTS_PER_GROUP + 1)
+                .map(|i| ObjectMember {
+                    wire: format!("m{i}"),
+                    field: format!("m{i}"),
+                    kind: MemberKind::Optional { ty: "String".into(), wrap: NumberWrap::Plain },
+                })
+                .collect(),
+        };
+        let text = wide.render();
+        assert_eq!(text.matches("        [\n").count(), 2, "{text}");
+        assert!(
+            text.contains("            \"m11\": optional m11: String,\n        ]\n        [\n            \"m12\""),
+            "{text}"
         );
         let union = Call::Union {
             name: "R".into(),

@@ -4,9 +4,7 @@
 //! laid out there; and, for structs, enums and unions, one call of a runtime macro
 //! (`codegen/runtime`, crate `mcp-spec-runtime`) that writes its serde impls, laid out here by hand, one
 //! member per line, so that a one-member change in the schema is a one-line
-//! change in the macro call (a struct's lines also carry each member's position,
-//! which its `read_object` matches on: a member added or removed renumbers the
-//! lines after it, the price of a cheaper build).
+//! change in the macro call.
 
 use proc_macro2::TokenStream;
 use quote::quote;

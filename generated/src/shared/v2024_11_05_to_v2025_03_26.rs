@@ -71,9 +71,9 @@ impl ::std::convert::From<BlobResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     BlobResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "blob": required blob: String,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "blob": required blob: String,
     }
 }
 
@@ -106,8 +106,8 @@ impl CancelledNotification {
 }
 crate::rt::object! {
     CancelledNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/cancelled",
-        1 "params": required params: CancelledNotificationParams,
+        "method" fixed METHOD: &str = "notifications/cancelled",
+        "params": required params: CancelledNotificationParams,
     }
 }
 
@@ -152,8 +152,8 @@ impl CancelledNotificationParams {
 }
 crate::rt::object! {
     CancelledNotificationParams {
-        0 "requestId": required request_id: RequestId,
-        1 "reason": optional reason: String,
+        "requestId": required request_id: RequestId,
+        "reason": optional reason: String,
     }
 }
 
@@ -210,9 +210,9 @@ impl ::std::default::Default for ClientCapabilities {
 }
 crate::rt::object! {
     ClientCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
-        1 "roots": optional roots: ClientCapabilitiesRoots,
-        2 "sampling": optional sampling: crate::Extra,
+        "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        "roots": optional roots: ClientCapabilitiesRoots,
+        "sampling": optional sampling: crate::Extra,
     }
 }
 
@@ -251,7 +251,7 @@ impl ::std::default::Default for ClientCapabilitiesRoots {
 }
 crate::rt::object! {
     ClientCapabilitiesRoots {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -276,8 +276,8 @@ impl CompleteRequest {
 }
 crate::rt::object! {
     CompleteRequest {
-        0 "method" fixed METHOD: &str = "completion/complete",
-        1 "params": required params: CompleteRequestParams,
+        "method" fixed METHOD: &str = "completion/complete",
+        "params": required params: CompleteRequestParams,
     }
 }
 
@@ -315,8 +315,8 @@ impl CompleteRequestParams {
 }
 crate::rt::object! {
     CompleteRequestParams {
-        0 "ref": required r#ref: CompleteRequestParamsRef,
-        1 "argument": required argument: CompleteRequestParamsArgument,
+        "ref": required r#ref: CompleteRequestParamsRef,
+        "argument": required argument: CompleteRequestParamsArgument,
     }
 }
 
@@ -346,8 +346,8 @@ impl CompleteRequestParamsArgument {
 }
 crate::rt::object! {
     CompleteRequestParamsArgument {
-        0 "name": required name: String,
-        1 "value": required value: String,
+        "name": required name: String,
+        "value": required value: String,
     }
 }
 
@@ -432,8 +432,8 @@ impl ::std::convert::From<CompleteResult> for Result {
 }
 crate::rt::object! {
     CompleteResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "completion": required completion: CompleteResultCompletion,
+        "_meta": optional meta: crate::Extra,
+        "completion": required completion: CompleteResultCompletion,
     }
 }
 
@@ -477,9 +477,9 @@ impl CompleteResultCompletion {
 }
 crate::rt::object! {
     CompleteResultCompletion {
-        0 "values": required values: Vec<String>,
-        1 "total": optional total: i64 as int,
-        2 "hasMore": optional has_more: bool,
+        "values": required values: Vec<String>,
+        "total": optional total: i64 as int,
+        "hasMore": optional has_more: bool,
     }
 }
 
@@ -510,8 +510,8 @@ impl Implementation {
 }
 crate::rt::object! {
     Implementation {
-        0 "name": required name: String,
-        1 "version": required version: String,
+        "name": required name: String,
+        "version": required version: String,
     }
 }
 
@@ -563,8 +563,8 @@ impl ::std::convert::From<InitializedNotification> for Notification {
 }
 crate::rt::object! {
     InitializedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/initialized",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/initialized",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -602,9 +602,9 @@ impl JSONRPCError {
 }
 crate::rt::object! {
     JSONRPCError {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: Option<RequestId>,
-        2 "error": required error: JSONRPCErrorError,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: Option<RequestId>,
+        "error": required error: JSONRPCErrorError,
     }
 }
 
@@ -647,9 +647,9 @@ impl ::std::fmt::Display for JSONRPCErrorError {
 impl ::std::error::Error for JSONRPCErrorError {}
 crate::rt::object! {
     JSONRPCErrorError {
-        0 "code": required code: i64 as int,
-        1 "message": required message: String,
-        2 "data": optional data: ::serde_json::Value,
+        "code": required code: i64 as int,
+        "message": required message: String,
+        "data": optional data: ::serde_json::Value,
     }
 }
 
@@ -697,9 +697,9 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
 }
 crate::rt::object! {
     JSONRPCNotification notification {
-        0 "method": required method: String,
-        1 "params": optional params: NotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method": required method: String,
+        "params": optional params: NotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -751,10 +751,10 @@ impl ::std::convert::From<JSONRPCRequest> for Request {
 }
 crate::rt::object! {
     JSONRPCRequest {
-        0 "method": required method: String,
-        1 "params": optional params: RequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method": required method: String,
+        "params": optional params: RequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -786,9 +786,9 @@ impl JSONRPCResponse {
 }
 crate::rt::object! {
     JSONRPCResponse {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: Result,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: Result,
     }
 }
 
@@ -838,8 +838,8 @@ impl ::std::convert::From<ListPromptsRequest> for PaginatedRequest {
 }
 crate::rt::object! {
     ListPromptsRequest {
-        0 "method" fixed METHOD: &str = "prompts/list",
-        1 "params": optional params: PaginatedRequestParams,
+        "method" fixed METHOD: &str = "prompts/list",
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -934,9 +934,9 @@ impl ::std::convert::From<ListPromptsResult> for Result {
 }
 crate::rt::object! {
     ListPromptsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
-        2 "prompts": required prompts: Vec<Prompt>,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
+        "prompts": required prompts: Vec<Prompt>,
     }
 }
 
@@ -992,8 +992,8 @@ impl ::std::convert::From<ListRootsRequest> for Request {
 }
 crate::rt::object! {
     ListRootsRequest {
-        0 "method" fixed METHOD: &str = "roots/list",
-        1 "params": optional params: RequestParams,
+        "method" fixed METHOD: &str = "roots/list",
+        "params": optional params: RequestParams,
     }
 }
 
@@ -1064,8 +1064,8 @@ impl ::std::convert::From<ListRootsResult> for Result {
 }
 crate::rt::object! {
     ListRootsResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "roots": required roots: Vec<Root>,
+        "_meta": optional meta: crate::Extra,
+        "roots": required roots: Vec<Root>,
     }
 }
 
@@ -1094,8 +1094,8 @@ impl LoggingMessageNotification {
 }
 crate::rt::object! {
     LoggingMessageNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/message",
-        1 "params": required params: LoggingMessageNotificationParams,
+        "method" fixed METHOD: &str = "notifications/message",
+        "params": required params: LoggingMessageNotificationParams,
     }
 }
 
@@ -1139,9 +1139,9 @@ impl LoggingMessageNotificationParams {
 }
 crate::rt::object! {
     LoggingMessageNotificationParams {
-        0 "level": required level: LoggingLevel,
-        1 "logger": optional logger: String,
-        2 "data": required data: ::serde_json::Value,
+        "level": required level: LoggingLevel,
+        "logger": optional logger: String,
+        "data": required data: ::serde_json::Value,
     }
 }
 
@@ -1172,8 +1172,8 @@ impl Notification {
 }
 crate::rt::object! {
     Notification notification {
-        0 "method": required method: String,
-        1 "params": optional params: NotificationParams,
+        "method": required method: String,
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -1224,7 +1224,7 @@ impl ::std::default::Default for NotificationParams {
 }
 crate::rt::object! {
     NotificationParams {
-        0 "_meta": optional meta: crate::Extra,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -1255,8 +1255,8 @@ impl PaginatedRequest {
 }
 crate::rt::object! {
     PaginatedRequest {
-        0 "method": required method: String,
-        1 "params": optional params: PaginatedRequestParams,
+        "method": required method: String,
+        "params": optional params: PaginatedRequestParams,
     }
 }
 
@@ -1292,7 +1292,7 @@ impl ::std::default::Default for PaginatedRequestParams {
 }
 crate::rt::object! {
     PaginatedRequestParams {
-        0 "cursor": optional cursor: Cursor,
+        "cursor": optional cursor: Cursor,
     }
 }
 
@@ -1366,8 +1366,8 @@ impl ::std::convert::From<PaginatedResult> for Result {
 }
 crate::rt::object! {
     PaginatedResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "nextCursor": optional next_cursor: Cursor,
+        "_meta": optional meta: crate::Extra,
+        "nextCursor": optional next_cursor: Cursor,
     }
 }
 
@@ -1417,8 +1417,8 @@ impl ::std::convert::From<PingRequest> for Request {
 }
 crate::rt::object! {
     PingRequest {
-        0 "method" fixed METHOD: &str = "ping",
-        1 "params": optional params: RequestParams,
+        "method" fixed METHOD: &str = "ping",
+        "params": optional params: RequestParams,
     }
 }
 
@@ -1508,9 +1508,9 @@ impl Prompt {
 }
 crate::rt::object! {
     Prompt {
-        0 "name": required name: String,
-        1 "description": optional description: String,
-        2 "arguments": optional arguments: Vec<PromptArgument>,
+        "name": required name: String,
+        "description": optional description: String,
+        "arguments": optional arguments: Vec<PromptArgument>,
     }
 }
 
@@ -1552,9 +1552,9 @@ impl PromptArgument {
 }
 crate::rt::object! {
     PromptArgument {
-        0 "name": required name: String,
-        1 "description": optional description: String,
-        2 "required": optional required: bool,
+        "name": required name: String,
+        "description": optional description: String,
+        "required": optional required: bool,
     }
 }
 
@@ -1604,8 +1604,8 @@ impl ::std::convert::From<PromptListChangedNotification> for Notification {
 }
 crate::rt::object! {
     PromptListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/prompts/list_changed",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/prompts/list_changed",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -1639,8 +1639,8 @@ impl PromptReference {
 }
 crate::rt::object! {
     PromptReference {
-        0 "type" fixed TYPE: &str = "ref/prompt",
-        1 "name": required name: String,
+        "type" fixed TYPE: &str = "ref/prompt",
+        "name": required name: String,
     }
 }
 
@@ -1665,8 +1665,8 @@ impl ReadResourceRequest {
 }
 crate::rt::object! {
     ReadResourceRequest {
-        0 "method" fixed METHOD: &str = "resources/read",
-        1 "params": required params: ReadResourceRequestParams,
+        "method" fixed METHOD: &str = "resources/read",
+        "params": required params: ReadResourceRequestParams,
     }
 }
 
@@ -1701,7 +1701,7 @@ impl ReadResourceRequestParams {
 }
 crate::rt::object! {
     ReadResourceRequestParams {
-        0 "uri": required uri: String,
+        "uri": required uri: String,
     }
 }
 
@@ -1759,8 +1759,8 @@ impl ::std::convert::From<ReadResourceResult> for Result {
 }
 crate::rt::object! {
     ReadResourceResult {
-        0 "_meta": optional meta: crate::Extra,
-        1 "contents": required contents: Vec<ReadResourceResultContentsItem>,
+        "_meta": optional meta: crate::Extra,
+        "contents": required contents: Vec<ReadResourceResultContentsItem>,
     }
 }
 
@@ -1815,8 +1815,8 @@ impl Request {
 }
 crate::rt::object! {
     Request {
-        0 "method": required method: String,
-        1 "params": optional params: RequestParams,
+        "method": required method: String,
+        "params": optional params: RequestParams,
     }
 }
 
@@ -1904,7 +1904,7 @@ impl ::std::default::Default for RequestParams {
 }
 crate::rt::object! {
     RequestParams {
-        0 "_meta": optional meta: RequestParamsMeta,
+        "_meta": optional meta: RequestParamsMeta,
     }
 }
 
@@ -1941,7 +1941,7 @@ impl ::std::default::Default for RequestParamsMeta {
 }
 crate::rt::object! {
     RequestParamsMeta {
-        0 "progressToken": optional progress_token: ProgressToken,
+        "progressToken": optional progress_token: ProgressToken,
     }
 }
 
@@ -1978,8 +1978,8 @@ impl ResourceContents {
 }
 crate::rt::object! {
     ResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
     }
 }
 
@@ -2029,8 +2029,8 @@ impl ::std::convert::From<ResourceListChangedNotification> for Notification {
 }
 crate::rt::object! {
     ResourceListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/resources/list_changed",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/resources/list_changed",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -2068,8 +2068,8 @@ impl ResourceReference {
 }
 crate::rt::object! {
     ResourceReference {
-        0 "type" fixed TYPE: &str = "ref/resource",
-        1 "uri": required uri: String,
+        "type" fixed TYPE: &str = "ref/resource",
+        "uri": required uri: String,
     }
 }
 
@@ -2096,8 +2096,8 @@ impl ResourceUpdatedNotification {
 }
 crate::rt::object! {
     ResourceUpdatedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/resources/updated",
-        1 "params": required params: ResourceUpdatedNotificationParams,
+        "method" fixed METHOD: &str = "notifications/resources/updated",
+        "params": required params: ResourceUpdatedNotificationParams,
     }
 }
 
@@ -2131,7 +2131,7 @@ impl ResourceUpdatedNotificationParams {
 }
 crate::rt::object! {
     ResourceUpdatedNotificationParams {
-        0 "uri": required uri: String,
+        "uri": required uri: String,
     }
 }
 
@@ -2179,7 +2179,7 @@ impl ::std::default::Default for Result {
 }
 crate::rt::object! {
     Result {
-        0 "_meta": optional meta: crate::Extra,
+        "_meta": optional meta: crate::Extra,
     }
 }
 
@@ -2220,8 +2220,8 @@ impl Root {
 }
 crate::rt::object! {
     Root {
-        0 "uri": required uri: String,
-        1 "name": optional name: String,
+        "uri": required uri: String,
+        "name": optional name: String,
     }
 }
 
@@ -2275,8 +2275,8 @@ impl ::std::convert::From<RootsListChangedNotification> for Notification {
 }
 crate::rt::object! {
     RootsListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/roots/list_changed",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/roots/list_changed",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -2311,8 +2311,8 @@ impl SetLevelRequest {
 }
 crate::rt::object! {
     SetLevelRequest {
-        0 "method" fixed METHOD: &str = "logging/setLevel",
-        1 "params": required params: SetLevelRequestParams,
+        "method" fixed METHOD: &str = "logging/setLevel",
+        "params": required params: SetLevelRequestParams,
     }
 }
 
@@ -2345,7 +2345,7 @@ impl SetLevelRequestParams {
 }
 crate::rt::object! {
     SetLevelRequestParams {
-        0 "level": required level: LoggingLevel,
+        "level": required level: LoggingLevel,
     }
 }
 
@@ -2372,8 +2372,8 @@ impl SubscribeRequest {
 }
 crate::rt::object! {
     SubscribeRequest {
-        0 "method" fixed METHOD: &str = "resources/subscribe",
-        1 "params": required params: SubscribeRequestParams,
+        "method" fixed METHOD: &str = "resources/subscribe",
+        "params": required params: SubscribeRequestParams,
     }
 }
 
@@ -2408,7 +2408,7 @@ impl SubscribeRequestParams {
 }
 crate::rt::object! {
     SubscribeRequestParams {
-        0 "uri": required uri: String,
+        "uri": required uri: String,
     }
 }
 
@@ -2463,9 +2463,9 @@ impl ::std::convert::From<TextResourceContents> for ResourceContents {
 }
 crate::rt::object! {
     TextResourceContents {
-        0 "uri": required uri: String,
-        1 "mimeType": optional mime_type: String,
-        2 "text": required text: String,
+        "uri": required uri: String,
+        "mimeType": optional mime_type: String,
+        "text": required text: String,
     }
 }
 
@@ -2515,8 +2515,8 @@ impl ::std::convert::From<ToolListChangedNotification> for Notification {
 }
 crate::rt::object! {
     ToolListChangedNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/tools/list_changed",
-        1 "params": optional params: NotificationParams,
+        "method" fixed METHOD: &str = "notifications/tools/list_changed",
+        "params": optional params: NotificationParams,
     }
 }
 
@@ -2551,8 +2551,8 @@ impl UnsubscribeRequest {
 }
 crate::rt::object! {
     UnsubscribeRequest {
-        0 "method" fixed METHOD: &str = "resources/unsubscribe",
-        1 "params": required params: UnsubscribeRequestParams,
+        "method" fixed METHOD: &str = "resources/unsubscribe",
+        "params": required params: UnsubscribeRequestParams,
     }
 }
 
@@ -2587,6 +2587,6 @@ impl UnsubscribeRequestParams {
 }
 crate::rt::object! {
     UnsubscribeRequestParams {
-        0 "uri": required uri: String,
+        "uri": required uri: String,
     }
 }

@@ -61,7 +61,7 @@ impl ::std::default::Default for ModelHint {
 }
 crate::rt::object! {
     ModelHint {
-        0 "name": optional name: String,
+        "name": optional name: String,
     }
 }
 
@@ -165,9 +165,9 @@ impl ::std::default::Default for ModelPreferences {
 }
 crate::rt::object! {
     ModelPreferences {
-        0 "hints": optional hints: Vec<ModelHint>,
-        1 "costPriority": optional cost_priority: f64 as float,
-        2 "speedPriority": optional speed_priority: f64 as float,
-        3 "intelligencePriority": optional intelligence_priority: f64 as float,
+        "hints": optional hints: Vec<ModelHint>,
+        "costPriority": optional cost_priority: f64 as float,
+        "speedPriority": optional speed_priority: f64 as float,
+        "intelligencePriority": optional intelligence_priority: f64 as float,
     }
 }

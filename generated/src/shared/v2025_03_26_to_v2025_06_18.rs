@@ -99,12 +99,12 @@ impl ::std::default::Default for ServerCapabilities {
 }
 crate::rt::object! {
     ServerCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
-        1 "logging": optional logging: crate::Extra,
-        2 "completions": optional completions: crate::Extra,
-        3 "prompts": optional prompts: ServerCapabilitiesPrompts,
-        4 "resources": optional resources: ServerCapabilitiesResources,
-        5 "tools": optional tools: ServerCapabilitiesTools,
+        "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        "logging": optional logging: crate::Extra,
+        "completions": optional completions: crate::Extra,
+        "prompts": optional prompts: ServerCapabilitiesPrompts,
+        "resources": optional resources: ServerCapabilitiesResources,
+        "tools": optional tools: ServerCapabilitiesTools,
     }
 }
 
@@ -141,7 +141,7 @@ impl ::std::default::Default for ServerCapabilitiesPrompts {
 }
 crate::rt::object! {
     ServerCapabilitiesPrompts {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -187,8 +187,8 @@ impl ::std::default::Default for ServerCapabilitiesResources {
 }
 crate::rt::object! {
     ServerCapabilitiesResources {
-        0 "subscribe": optional subscribe: bool,
-        1 "listChanged": optional list_changed: bool,
+        "subscribe": optional subscribe: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -225,7 +225,7 @@ impl ::std::default::Default for ServerCapabilitiesTools {
 }
 crate::rt::object! {
     ServerCapabilitiesTools {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -328,10 +328,10 @@ impl ::std::default::Default for ToolAnnotations {
 }
 crate::rt::object! {
     ToolAnnotations {
-        0 "title": optional title: String,
-        1 "readOnlyHint": optional read_only_hint: bool,
-        2 "destructiveHint": optional destructive_hint: bool,
-        3 "idempotentHint": optional idempotent_hint: bool,
-        4 "openWorldHint": optional open_world_hint: bool,
+        "title": optional title: String,
+        "readOnlyHint": optional read_only_hint: bool,
+        "destructiveHint": optional destructive_hint: bool,
+        "idempotentHint": optional idempotent_hint: bool,
+        "openWorldHint": optional open_world_hint: bool,
     }
 }

@@ -51,8 +51,8 @@ impl BaseMetadata {
 }
 crate::rt::object! {
     BaseMetadata {
-        0 "name": required name: String,
-        1 "title": optional title: String,
+        "name": required name: String,
+        "title": optional title: String,
     }
 }
 
@@ -102,10 +102,10 @@ impl ::std::default::Default for BooleanSchema {
 }
 crate::rt::object! {
     BooleanSchema {
-        0 "type" fixed TYPE: &str = "boolean",
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "default": optional default: bool,
+        "type" fixed TYPE: &str = "boolean",
+        "title": optional title: String,
+        "description": optional description: String,
+        "default": optional default: bool,
     }
 }
 
@@ -179,10 +179,10 @@ impl ::std::convert::From<PromptArgument> for BaseMetadata {
 }
 crate::rt::object! {
     PromptArgument {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "description": optional description: String,
-        3 "required": optional required: bool,
+        "name": required name: String,
+        "title": optional title: String,
+        "description": optional description: String,
+        "required": optional required: bool,
     }
 }
 
@@ -235,8 +235,8 @@ impl ::std::convert::From<PromptReference> for BaseMetadata {
 }
 crate::rt::object! {
     PromptReference {
-        0 "name": required name: String,
-        1 "title": optional title: String,
-        2 "type" fixed TYPE: &str = "ref/prompt",
+        "name": required name: String,
+        "title": optional title: String,
+        "type" fixed TYPE: &str = "ref/prompt",
     }
 }

@@ -43,7 +43,7 @@ impl ResourceTemplateReference {
 }
 crate::rt::object! {
     ResourceTemplateReference {
-        0 "type" fixed TYPE: &str = "ref/resource",
-        1 "uri": required uri: String,
+        "type" fixed TYPE: &str = "ref/resource",
+        "uri": required uri: String,
     }
 }

@@ -83,9 +83,9 @@ impl ::std::default::Default for Annotations {
 }
 crate::rt::object! {
     Annotations {
-        0 "audience": optional audience: Vec<Role>,
-        1 "priority": optional priority: f64 as float,
-        2 "lastModified": optional last_modified: String,
+        "audience": optional audience: Vec<Role>,
+        "priority": optional priority: f64 as float,
+        "lastModified": optional last_modified: String,
     }
 }
 
@@ -133,9 +133,9 @@ impl ::std::convert::From<JSONRPCNotification> for Notification {
 }
 crate::rt::object! {
     JSONRPCNotification notification {
-        0 "method": required method: String,
-        1 "params": optional params: crate::Extra,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method": required method: String,
+        "params": optional params: crate::Extra,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -168,8 +168,8 @@ impl Notification {
 }
 crate::rt::object! {
     Notification notification {
-        0 "method": required method: String,
-        1 "params": optional params: crate::Extra,
+        "method": required method: String,
+        "params": optional params: crate::Extra,
     }
 }
 
@@ -200,7 +200,7 @@ impl Request {
 }
 crate::rt::object! {
     Request {
-        0 "method": required method: String,
-        1 "params": optional params: crate::Extra,
+        "method": required method: String,
+        "params": optional params: crate::Extra,
     }
 }

@@ -94,9 +94,9 @@ impl ::std::default::Default for McpUiAppCapabilities {
 }
 crate::rt::object! {
     McpUiAppCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
-        1 "tools": optional tools: McpUiAppCapabilitiesTools,
-        2 "availableDisplayModes": optional available_display_modes: Vec<McpUiDisplayMode>,
+        "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        "tools": optional tools: McpUiAppCapabilitiesTools,
+        "availableDisplayModes": optional available_display_modes: Vec<McpUiDisplayMode>,
     }
 }
 
@@ -133,7 +133,7 @@ impl ::std::default::Default for McpUiAppCapabilitiesTools {
 }
 crate::rt::object! {
     McpUiAppCapabilitiesTools {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -175,7 +175,7 @@ impl ::std::default::Default for McpUiClientCapabilities {
 }
 crate::rt::object! {
     McpUiClientCapabilities {
-        0 "mimeTypes": optional mime_types: Vec<String>,
+        "mimeTypes": optional mime_types: Vec<String>,
     }
 }
 
@@ -225,8 +225,8 @@ impl McpUiDownloadFileRequest {
 }
 crate::rt::object! {
     McpUiDownloadFileRequest {
-        0 "method" fixed METHOD: &str = "ui/download-file",
-        1 "params": required params: McpUiDownloadFileRequestParams,
+        "method" fixed METHOD: &str = "ui/download-file",
+        "params": required params: McpUiDownloadFileRequestParams,
     }
 }
 
@@ -259,7 +259,7 @@ impl McpUiDownloadFileRequestParams {
 }
 crate::rt::object! {
     McpUiDownloadFileRequestParams {
-        0 "contents": required contents: Vec<McpUiDownloadFileRequestParamsContentsItem>,
+        "contents": required contents: Vec<McpUiDownloadFileRequestParamsContentsItem>,
     }
 }
 
@@ -337,7 +337,7 @@ impl ::std::default::Default for McpUiDownloadFileResult {
 }
 crate::rt::object! {
     McpUiDownloadFileResult {
-        0 "isError": optional is_error: bool,
+        "isError": optional is_error: bool,
     }
 }
 
@@ -493,16 +493,16 @@ impl ::std::default::Default for McpUiHostCapabilities {
 }
 crate::rt::object! {
     McpUiHostCapabilities {
-        0 "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
-        1 "openLinks": optional open_links: McpUiHostCapabilitiesOpenLinks,
-        2 "downloadFile": optional download_file: McpUiHostCapabilitiesDownloadFile,
-        3 "serverTools": optional server_tools: McpUiHostCapabilitiesServerTools,
-        4 "serverResources": optional server_resources: McpUiHostCapabilitiesServerResources,
-        5 "logging": optional logging: McpUiHostCapabilitiesLogging,
-        6 "sandbox": optional sandbox: McpUiHostCapabilitiesSandbox,
-        7 "updateModelContext": optional update_model_context: McpUiSupportedContentBlockModalities,
-        8 "message": optional message: McpUiSupportedContentBlockModalities,
-        9 "sampling": optional sampling: McpUiHostCapabilitiesSampling,
+        "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+        "openLinks": optional open_links: McpUiHostCapabilitiesOpenLinks,
+        "downloadFile": optional download_file: McpUiHostCapabilitiesDownloadFile,
+        "serverTools": optional server_tools: McpUiHostCapabilitiesServerTools,
+        "serverResources": optional server_resources: McpUiHostCapabilitiesServerResources,
+        "logging": optional logging: McpUiHostCapabilitiesLogging,
+        "sandbox": optional sandbox: McpUiHostCapabilitiesSandbox,
+        "updateModelContext": optional update_model_context: McpUiSupportedContentBlockModalities,
+        "message": optional message: McpUiSupportedContentBlockModalities,
+        "sampling": optional sampling: McpUiHostCapabilitiesSampling,
     }
 }
 
@@ -612,7 +612,7 @@ impl ::std::default::Default for McpUiHostCapabilitiesSampling {
 }
 crate::rt::object! {
     McpUiHostCapabilitiesSampling {
-        0 "tools": optional tools: McpUiHostCapabilitiesSamplingTools,
+        "tools": optional tools: McpUiHostCapabilitiesSamplingTools,
     }
 }
 
@@ -683,8 +683,8 @@ impl ::std::default::Default for McpUiHostCapabilitiesSandbox {
 }
 crate::rt::object! {
     McpUiHostCapabilitiesSandbox {
-        0 "permissions": optional permissions: McpUiResourcePermissions,
-        1 "csp": optional csp: McpUiResourceCsp,
+        "permissions": optional permissions: McpUiResourcePermissions,
+        "csp": optional csp: McpUiResourceCsp,
     }
 }
 
@@ -721,7 +721,7 @@ impl ::std::default::Default for McpUiHostCapabilitiesServerResources {
 }
 crate::rt::object! {
     McpUiHostCapabilitiesServerResources {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -758,7 +758,7 @@ impl ::std::default::Default for McpUiHostCapabilitiesServerTools {
 }
 crate::rt::object! {
     McpUiHostCapabilitiesServerTools {
-        0 "listChanged": optional list_changed: bool,
+        "listChanged": optional list_changed: bool,
     }
 }
 
@@ -936,18 +936,18 @@ impl ::std::default::Default for McpUiHostContext {
 }
 crate::rt::object! {
     McpUiHostContext {
-        0 "toolInfo": optional tool_info: McpUiHostContextToolInfo,
-        1 "theme": optional theme: McpUiTheme,
-        2 "styles": optional styles: McpUiHostStyles,
-        3 "displayMode": optional display_mode: McpUiDisplayMode,
-        4 "availableDisplayModes": optional available_display_modes: Vec<McpUiDisplayMode>,
-        5 "containerDimensions": optional container_dimensions: McpUiHostContextContainerDimensions,
-        6 "locale": optional locale: String,
-        7 "timeZone": optional time_zone: String,
-        8 "userAgent": optional user_agent: String,
-        9 "platform": optional platform: McpUiHostContextPlatform,
-        10 "deviceCapabilities": optional device_capabilities: McpUiHostContextDeviceCapabilities,
-        11 "safeAreaInsets": optional safe_area_insets: McpUiHostContextSafeAreaInsets,
+        "toolInfo": optional tool_info: McpUiHostContextToolInfo,
+        "theme": optional theme: McpUiTheme,
+        "styles": optional styles: McpUiHostStyles,
+        "displayMode": optional display_mode: McpUiDisplayMode,
+        "availableDisplayModes": optional available_display_modes: Vec<McpUiDisplayMode>,
+        "containerDimensions": optional container_dimensions: McpUiHostContextContainerDimensions,
+        "locale": optional locale: String,
+        "timeZone": optional time_zone: String,
+        "userAgent": optional user_agent: String,
+        "platform": optional platform: McpUiHostContextPlatform,
+        "deviceCapabilities": optional device_capabilities: McpUiHostContextDeviceCapabilities,
+        "safeAreaInsets": optional safe_area_insets: McpUiHostContextSafeAreaInsets,
     }
 }
 
@@ -977,8 +977,8 @@ impl McpUiHostContextChangedNotification {
 }
 crate::rt::object! {
     McpUiHostContextChangedNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/host-context-changed",
-        1 "params": required params: McpUiHostContext,
+        "method" fixed METHOD: &str = "ui/notifications/host-context-changed",
+        "params": required params: McpUiHostContext,
     }
 }
 
@@ -1060,8 +1060,8 @@ impl McpUiHostContextContainerDimensionsVariant1 {
 }
 crate::rt::object! {
     McpUiHostContextContainerDimensionsVariant1 {
-        0 "height": required height: i64 as int,
-        1 "width": required width: i64 as int,
+        "height": required height: i64 as int,
+        "width": required width: i64 as int,
     }
 }
 
@@ -1096,8 +1096,8 @@ impl McpUiHostContextContainerDimensionsVariant2 {
 }
 crate::rt::object! {
     McpUiHostContextContainerDimensionsVariant2 {
-        0 "height": required height: i64 as int,
-        1 "maxWidth": optional max_width: i64 as int,
+        "height": required height: i64 as int,
+        "maxWidth": optional max_width: i64 as int,
     }
 }
 
@@ -1132,8 +1132,8 @@ impl McpUiHostContextContainerDimensionsVariant3 {
 }
 crate::rt::object! {
     McpUiHostContextContainerDimensionsVariant3 {
-        0 "maxHeight": optional max_height: i64 as int,
-        1 "width": required width: i64 as int,
+        "maxHeight": optional max_height: i64 as int,
+        "width": required width: i64 as int,
     }
 }
 
@@ -1181,8 +1181,8 @@ impl ::std::default::Default for McpUiHostContextContainerDimensionsVariant4 {
 }
 crate::rt::object! {
     McpUiHostContextContainerDimensionsVariant4 {
-        0 "maxHeight": optional max_height: i64 as int,
-        1 "maxWidth": optional max_width: i64 as int,
+        "maxHeight": optional max_height: i64 as int,
+        "maxWidth": optional max_width: i64 as int,
     }
 }
 
@@ -1226,8 +1226,8 @@ impl ::std::default::Default for McpUiHostContextDeviceCapabilities {
 }
 crate::rt::object! {
     McpUiHostContextDeviceCapabilities {
-        0 "touch": optional touch: bool,
-        1 "hover": optional hover: bool,
+        "touch": optional touch: bool,
+        "hover": optional hover: bool,
     }
 }
 
@@ -1278,10 +1278,10 @@ impl McpUiHostContextSafeAreaInsets {
 }
 crate::rt::object! {
     McpUiHostContextSafeAreaInsets {
-        0 "top": required top: i64 as int,
-        1 "right": required right: i64 as int,
-        2 "bottom": required bottom: i64 as int,
-        3 "left": required left: i64 as int,
+        "top": required top: i64 as int,
+        "right": required right: i64 as int,
+        "bottom": required bottom: i64 as int,
+        "left": required left: i64 as int,
     }
 }
 
@@ -1314,8 +1314,8 @@ impl McpUiHostContextToolInfo {
 }
 crate::rt::object! {
     McpUiHostContextToolInfo {
-        0 "id": optional id: RequestId,
-        1 "tool": required tool: Tool,
+        "id": optional id: RequestId,
+        "tool": required tool: Tool,
     }
 }
 
@@ -1350,7 +1350,7 @@ impl ::std::default::Default for McpUiHostCss {
 }
 crate::rt::object! {
     McpUiHostCss {
-        0 "fonts": optional fonts: String,
+        "fonts": optional fonts: String,
     }
 }
 
@@ -1394,8 +1394,8 @@ impl ::std::default::Default for McpUiHostStyles {
 }
 crate::rt::object! {
     McpUiHostStyles {
-        0 "variables": optional variables: McpUiStyles,
-        1 "css": optional css: McpUiHostCss,
+        "variables": optional variables: McpUiStyles,
+        "css": optional css: McpUiHostCss,
     }
 }
 
@@ -1422,8 +1422,8 @@ impl McpUiInitializeRequest {
 }
 crate::rt::object! {
     McpUiInitializeRequest {
-        0 "method" fixed METHOD: &str = "ui/initialize",
-        1 "params": required params: McpUiInitializeRequestParams,
+        "method" fixed METHOD: &str = "ui/initialize",
+        "params": required params: McpUiInitializeRequestParams,
     }
 }
 
@@ -1472,9 +1472,9 @@ impl McpUiInitializeRequestParams {
 }
 crate::rt::object! {
     McpUiInitializeRequestParams {
-        0 "appInfo": required app_info: Implementation,
-        1 "appCapabilities": required app_capabilities: McpUiAppCapabilities,
-        2 "protocolVersion": required protocol_version: String,
+        "appInfo": required app_info: Implementation,
+        "appCapabilities": required app_capabilities: McpUiAppCapabilities,
+        "protocolVersion": required protocol_version: String,
     }
 }
 
@@ -1534,10 +1534,10 @@ impl McpUiInitializeResult {
 }
 crate::rt::object! {
     McpUiInitializeResult {
-        0 "protocolVersion": required protocol_version: String,
-        1 "hostInfo": required host_info: Implementation,
-        2 "hostCapabilities": required host_capabilities: McpUiHostCapabilities,
-        3 "hostContext": required host_context: McpUiHostContext,
+        "protocolVersion": required protocol_version: String,
+        "hostInfo": required host_info: Implementation,
+        "hostCapabilities": required host_capabilities: McpUiHostCapabilities,
+        "hostContext": required host_context: McpUiHostContext,
     }
 }
 
@@ -1580,8 +1580,8 @@ impl ::std::default::Default for McpUiInitializedNotification {
 }
 crate::rt::object! {
     McpUiInitializedNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/initialized",
-        1 "params": optional params: McpUiInitializedNotificationParams,
+        "method" fixed METHOD: &str = "ui/notifications/initialized",
+        "params": optional params: McpUiInitializedNotificationParams,
     }
 }
 
@@ -1640,8 +1640,8 @@ impl McpUiMessageRequest {
 }
 crate::rt::object! {
     McpUiMessageRequest {
-        0 "method" fixed METHOD: &str = "ui/message",
-        1 "params": required params: McpUiMessageRequestParams,
+        "method" fixed METHOD: &str = "ui/message",
+        "params": required params: McpUiMessageRequestParams,
     }
 }
 
@@ -1676,8 +1676,8 @@ impl McpUiMessageRequestParams {
 }
 crate::rt::object! {
     McpUiMessageRequestParams {
-        0 "role" fixed ROLE: &str = "user",
-        1 "content": required content: Vec<ContentBlock>,
+        "role" fixed ROLE: &str = "user",
+        "content": required content: Vec<ContentBlock>,
     }
 }
 
@@ -1728,7 +1728,7 @@ impl ::std::default::Default for McpUiMessageResult {
 }
 crate::rt::object! {
     McpUiMessageResult {
-        0 "isError": optional is_error: bool,
+        "isError": optional is_error: bool,
     }
 }
 
@@ -1755,8 +1755,8 @@ impl McpUiOpenLinkRequest {
 }
 crate::rt::object! {
     McpUiOpenLinkRequest {
-        0 "method" fixed METHOD: &str = "ui/open-link",
-        1 "params": required params: McpUiOpenLinkRequestParams,
+        "method" fixed METHOD: &str = "ui/open-link",
+        "params": required params: McpUiOpenLinkRequestParams,
     }
 }
 
@@ -1789,7 +1789,7 @@ impl McpUiOpenLinkRequestParams {
 }
 crate::rt::object! {
     McpUiOpenLinkRequestParams {
-        0 "url": required url: String,
+        "url": required url: String,
     }
 }
 
@@ -1840,7 +1840,7 @@ impl ::std::default::Default for McpUiOpenLinkResult {
 }
 crate::rt::object! {
     McpUiOpenLinkResult {
-        0 "isError": optional is_error: bool,
+        "isError": optional is_error: bool,
     }
 }
 
@@ -1869,8 +1869,8 @@ impl McpUiRequestDisplayModeRequest {
 }
 crate::rt::object! {
     McpUiRequestDisplayModeRequest {
-        0 "method" fixed METHOD: &str = "ui/request-display-mode",
-        1 "params": required params: McpUiRequestDisplayModeRequestParams,
+        "method" fixed METHOD: &str = "ui/request-display-mode",
+        "params": required params: McpUiRequestDisplayModeRequestParams,
     }
 }
 
@@ -1903,7 +1903,7 @@ impl McpUiRequestDisplayModeRequestParams {
 }
 crate::rt::object! {
     McpUiRequestDisplayModeRequestParams {
-        0 "mode": required mode: McpUiDisplayMode,
+        "mode": required mode: McpUiDisplayMode,
     }
 }
 
@@ -1941,7 +1941,7 @@ impl McpUiRequestDisplayModeResult {
 }
 crate::rt::object! {
     McpUiRequestDisplayModeResult {
-        0 "mode": required mode: McpUiDisplayMode,
+        "mode": required mode: McpUiDisplayMode,
     }
 }
 
@@ -1988,8 +1988,8 @@ impl ::std::default::Default for McpUiRequestTeardownNotification {
 }
 crate::rt::object! {
     McpUiRequestTeardownNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/request-teardown",
-        1 "params": optional params: McpUiRequestTeardownNotificationParams,
+        "method" fixed METHOD: &str = "ui/notifications/request-teardown",
+        "params": optional params: McpUiRequestTeardownNotificationParams,
     }
 }
 
@@ -2135,10 +2135,10 @@ impl ::std::default::Default for McpUiResourceCsp {
 }
 crate::rt::object! {
     McpUiResourceCsp {
-        0 "connectDomains": optional connect_domains: Vec<String>,
-        1 "resourceDomains": optional resource_domains: Vec<String>,
-        2 "frameDomains": optional frame_domains: Vec<String>,
-        3 "baseUriDomains": optional base_uri_domains: Vec<String>,
+        "connectDomains": optional connect_domains: Vec<String>,
+        "resourceDomains": optional resource_domains: Vec<String>,
+        "frameDomains": optional frame_domains: Vec<String>,
+        "baseUriDomains": optional base_uri_domains: Vec<String>,
     }
 }
 
@@ -2231,10 +2231,10 @@ impl ::std::default::Default for McpUiResourceMeta {
 }
 crate::rt::object! {
     McpUiResourceMeta {
-        0 "csp": optional csp: McpUiResourceCsp,
-        1 "permissions": optional permissions: McpUiResourcePermissions,
-        2 "domain": optional domain: String,
-        3 "prefersBorder": optional prefers_border: bool,
+        "csp": optional csp: McpUiResourceCsp,
+        "permissions": optional permissions: McpUiResourcePermissions,
+        "domain": optional domain: String,
+        "prefersBorder": optional prefers_border: bool,
     }
 }
 
@@ -2322,10 +2322,10 @@ impl ::std::default::Default for McpUiResourcePermissions {
 }
 crate::rt::object! {
     McpUiResourcePermissions {
-        0 "camera": optional camera: McpUiResourcePermissionsCamera,
-        1 "microphone": optional microphone: McpUiResourcePermissionsMicrophone,
-        2 "geolocation": optional geolocation: McpUiResourcePermissionsGeolocation,
-        3 "clipboardWrite": optional clipboard_write: McpUiResourcePermissionsClipboardWrite,
+        "camera": optional camera: McpUiResourcePermissionsCamera,
+        "microphone": optional microphone: McpUiResourcePermissionsMicrophone,
+        "geolocation": optional geolocation: McpUiResourcePermissionsGeolocation,
+        "clipboardWrite": optional clipboard_write: McpUiResourcePermissionsClipboardWrite,
     }
 }
 
@@ -2448,8 +2448,8 @@ impl McpUiResourceTeardownRequest {
 }
 crate::rt::object! {
     McpUiResourceTeardownRequest {
-        0 "method" fixed METHOD: &str = "ui/resource-teardown",
-        1 "params": required params: McpUiResourceTeardownRequestParams,
+        "method" fixed METHOD: &str = "ui/resource-teardown",
+        "params": required params: McpUiResourceTeardownRequestParams,
     }
 }
 
@@ -2520,8 +2520,8 @@ impl McpUiSandboxProxyReadyNotification {
 }
 crate::rt::object! {
     McpUiSandboxProxyReadyNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/sandbox-proxy-ready",
-        1 "params": required params: McpUiSandboxProxyReadyNotificationParams,
+        "method" fixed METHOD: &str = "ui/notifications/sandbox-proxy-ready",
+        "params": required params: McpUiSandboxProxyReadyNotificationParams,
     }
 }
 
@@ -2586,8 +2586,8 @@ impl McpUiSandboxResourceReadyNotification {
 }
 crate::rt::object! {
     McpUiSandboxResourceReadyNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/sandbox-resource-ready",
-        1 "params": required params: McpUiSandboxResourceReadyNotificationParams,
+        "method" fixed METHOD: &str = "ui/notifications/sandbox-resource-ready",
+        "params": required params: McpUiSandboxResourceReadyNotificationParams,
     }
 }
 
@@ -2649,10 +2649,10 @@ impl McpUiSandboxResourceReadyNotificationParams {
 }
 crate::rt::object! {
     McpUiSandboxResourceReadyNotificationParams {
-        0 "html": required html: String,
-        1 "sandbox": optional sandbox: String,
-        2 "csp": optional csp: McpUiResourceCsp,
-        3 "permissions": optional permissions: McpUiResourcePermissions,
+        "html": required html: String,
+        "sandbox": optional sandbox: String,
+        "csp": optional csp: McpUiResourceCsp,
+        "permissions": optional permissions: McpUiResourcePermissions,
     }
 }
 
@@ -2681,8 +2681,8 @@ impl McpUiSizeChangedNotification {
 }
 crate::rt::object! {
     McpUiSizeChangedNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/size-changed",
-        1 "params": required params: McpUiSizeChangedNotificationParams,
+        "method" fixed METHOD: &str = "ui/notifications/size-changed",
+        "params": required params: McpUiSizeChangedNotificationParams,
     }
 }
 
@@ -2734,8 +2734,8 @@ impl ::std::default::Default for McpUiSizeChangedNotificationParams {
 }
 crate::rt::object! {
     McpUiSizeChangedNotificationParams {
-        0 "width": optional width: i64 as int,
-        1 "height": optional height: i64 as int,
+        "width": optional width: i64 as int,
+        "height": optional height: i64 as int,
     }
 }
 
@@ -3745,82 +3745,96 @@ impl ::std::default::Default for McpUiStyles {
 }
 crate::rt::object! {
     McpUiStyles {
-        0 "--color-background-primary": optional color_background_primary: String,
-        1 "--color-background-secondary": optional color_background_secondary: String,
-        2 "--color-background-tertiary": optional color_background_tertiary: String,
-        3 "--color-background-inverse": optional color_background_inverse: String,
-        4 "--color-background-ghost": optional color_background_ghost: String,
-        5 "--color-background-info": optional color_background_info: String,
-        6 "--color-background-danger": optional color_background_danger: String,
-        7 "--color-background-success": optional color_background_success: String,
-        8 "--color-background-warning": optional color_background_warning: String,
-        9 "--color-background-disabled": optional color_background_disabled: String,
-        10 "--color-text-primary": optional color_text_primary: String,
-        11 "--color-text-secondary": optional color_text_secondary: String,
-        12 "--color-text-tertiary": optional color_text_tertiary: String,
-        13 "--color-text-inverse": optional color_text_inverse: String,
-        14 "--color-text-ghost": optional color_text_ghost: String,
-        15 "--color-text-info": optional color_text_info: String,
-        16 "--color-text-danger": optional color_text_danger: String,
-        17 "--color-text-success": optional color_text_success: String,
-        18 "--color-text-warning": optional color_text_warning: String,
-        19 "--color-text-disabled": optional color_text_disabled: String,
-        20 "--color-border-primary": optional color_border_primary: String,
-        21 "--color-border-secondary": optional color_border_secondary: String,
-        22 "--color-border-tertiary": optional color_border_tertiary: String,
-        23 "--color-border-inverse": optional color_border_inverse: String,
-        24 "--color-border-ghost": optional color_border_ghost: String,
-        25 "--color-border-info": optional color_border_info: String,
-        26 "--color-border-danger": optional color_border_danger: String,
-        27 "--color-border-success": optional color_border_success: String,
-        28 "--color-border-warning": optional color_border_warning: String,
-        29 "--color-border-disabled": optional color_border_disabled: String,
-        30 "--color-ring-primary": optional color_ring_primary: String,
-        31 "--color-ring-secondary": optional color_ring_secondary: String,
-        32 "--color-ring-inverse": optional color_ring_inverse: String,
-        33 "--color-ring-info": optional color_ring_info: String,
-        34 "--color-ring-danger": optional color_ring_danger: String,
-        35 "--color-ring-success": optional color_ring_success: String,
-        36 "--color-ring-warning": optional color_ring_warning: String,
-        37 "--font-sans": optional font_sans: String,
-        38 "--font-mono": optional font_mono: String,
-        39 "--font-weight-normal": optional font_weight_normal: String,
-        40 "--font-weight-medium": optional font_weight_medium: String,
-        41 "--font-weight-semibold": optional font_weight_semibold: String,
-        42 "--font-weight-bold": optional font_weight_bold: String,
-        43 "--font-text-xs-size": optional font_text_xs_size: String,
-        44 "--font-text-sm-size": optional font_text_sm_size: String,
-        45 "--font-text-md-size": optional font_text_md_size: String,
-        46 "--font-text-lg-size": optional font_text_lg_size: String,
-        47 "--font-heading-xs-size": optional font_heading_xs_size: String,
-        48 "--font-heading-sm-size": optional font_heading_sm_size: String,
-        49 "--font-heading-md-size": optional font_heading_md_size: String,
-        50 "--font-heading-lg-size": optional font_heading_lg_size: String,
-        51 "--font-heading-xl-size": optional font_heading_xl_size: String,
-        52 "--font-heading-2xl-size": optional font_heading_2xl_size: String,
-        53 "--font-heading-3xl-size": optional font_heading_3xl_size: String,
-        54 "--font-text-xs-line-height": optional font_text_xs_line_height: String,
-        55 "--font-text-sm-line-height": optional font_text_sm_line_height: String,
-        56 "--font-text-md-line-height": optional font_text_md_line_height: String,
-        57 "--font-text-lg-line-height": optional font_text_lg_line_height: String,
-        58 "--font-heading-xs-line-height": optional font_heading_xs_line_height: String,
-        59 "--font-heading-sm-line-height": optional font_heading_sm_line_height: String,
-        60 "--font-heading-md-line-height": optional font_heading_md_line_height: String,
-        61 "--font-heading-lg-line-height": optional font_heading_lg_line_height: String,
-        62 "--font-heading-xl-line-height": optional font_heading_xl_line_height: String,
-        63 "--font-heading-2xl-line-height": optional font_heading_2xl_line_height: String,
-        64 "--font-heading-3xl-line-height": optional font_heading_3xl_line_height: String,
-        65 "--border-radius-xs": optional border_radius_xs: String,
-        66 "--border-radius-sm": optional border_radius_sm: String,
-        67 "--border-radius-md": optional border_radius_md: String,
-        68 "--border-radius-lg": optional border_radius_lg: String,
-        69 "--border-radius-xl": optional border_radius_xl: String,
-        70 "--border-radius-full": optional border_radius_full: String,
-        71 "--border-width-regular": optional border_width_regular: String,
-        72 "--shadow-hairline": optional shadow_hairline: String,
-        73 "--shadow-sm": optional shadow_sm: String,
-        74 "--shadow-md": optional shadow_md: String,
-        75 "--shadow-lg": optional shadow_lg: String,
+        [
+            "--color-background-primary": optional color_background_primary: String,
+            "--color-background-secondary": optional color_background_secondary: String,
+            "--color-background-tertiary": optional color_background_tertiary: String,
+            "--color-background-inverse": optional color_background_inverse: String,
+            "--color-background-ghost": optional color_background_ghost: String,
+            "--color-background-info": optional color_background_info: String,
+            "--color-background-danger": optional color_background_danger: String,
+            "--color-background-success": optional color_background_success: String,
+            "--color-background-warning": optional color_background_warning: String,
+            "--color-background-disabled": optional color_background_disabled: String,
+            "--color-text-primary": optional color_text_primary: String,
+            "--color-text-secondary": optional color_text_secondary: String,
+        ]
+        [
+            "--color-text-tertiary": optional color_text_tertiary: String,
+            "--color-text-inverse": optional color_text_inverse: String,
+            "--color-text-ghost": optional color_text_ghost: String,
+            "--color-text-info": optional color_text_info: String,
+            "--color-text-danger": optional color_text_danger: String,
+            "--color-text-success": optional color_text_success: String,
+            "--color-text-warning": optional color_text_warning: String,
+            "--color-text-disabled": optional color_text_disabled: String,
+            "--color-border-primary": optional color_border_primary: String,
+            "--color-border-secondary": optional color_border_secondary: String,
+            "--color-border-tertiary": optional color_border_tertiary: String,
+            "--color-border-inverse": optional color_border_inverse: String,
+        ]
+        [
+            "--color-border-ghost": optional color_border_ghost: String,
+            "--color-border-info": optional color_border_info: String,
+            "--color-border-danger": optional color_border_danger: String,
+            "--color-border-success": optional color_border_success: String,
+            "--color-border-warning": optional color_border_warning: String,
+            "--color-border-disabled": optional color_border_disabled: String,
+            "--color-ring-primary": optional color_ring_primary: String,
+            "--color-ring-secondary": optional color_ring_secondary: String,
+            "--color-ring-inverse": optional color_ring_inverse: String,
+            "--color-ring-info": optional color_ring_info: String,
+            "--color-ring-danger": optional color_ring_danger: String,
+            "--color-ring-success": optional color_ring_success: String,
+        ]
+        [
+            "--color-ring-warning": optional color_ring_warning: String,
+            "--font-sans": optional font_sans: String,
+            "--font-mono": optional font_mono: String,
+            "--font-weight-normal": optional font_weight_normal: String,
+            "--font-weight-medium": optional font_weight_medium: String,
+            "--font-weight-semibold": optional font_weight_semibold: String,
+            "--font-weight-bold": optional font_weight_bold: String,
+            "--font-text-xs-size": optional font_text_xs_size: String,
+            "--font-text-sm-size": optional font_text_sm_size: String,
+            "--font-text-md-size": optional font_text_md_size: String,
+            "--font-text-lg-size": optional font_text_lg_size: String,
+            "--font-heading-xs-size": optional font_heading_xs_size: String,
+        ]
+        [
+            "--font-heading-sm-size": optional font_heading_sm_size: String,
+            "--font-heading-md-size": optional font_heading_md_size: String,
+            "--font-heading-lg-size": optional font_heading_lg_size: String,
+            "--font-heading-xl-size": optional font_heading_xl_size: String,
+            "--font-heading-2xl-size": optional font_heading_2xl_size: String,
+            "--font-heading-3xl-size": optional font_heading_3xl_size: String,
+            "--font-text-xs-line-height": optional font_text_xs_line_height: String,
+            "--font-text-sm-line-height": optional font_text_sm_line_height: String,
+            "--font-text-md-line-height": optional font_text_md_line_height: String,
+            "--font-text-lg-line-height": optional font_text_lg_line_height: String,
+            "--font-heading-xs-line-height": optional font_heading_xs_line_height: String,
+            "--font-heading-sm-line-height": optional font_heading_sm_line_height: String,
+        ]
+        [
+            "--font-heading-md-line-height": optional font_heading_md_line_height: String,
+            "--font-heading-lg-line-height": optional font_heading_lg_line_height: String,
+            "--font-heading-xl-line-height": optional font_heading_xl_line_height: String,
+            "--font-heading-2xl-line-height": optional font_heading_2xl_line_height: String,
+            "--font-heading-3xl-line-height": optional font_heading_3xl_line_height: String,
+            "--border-radius-xs": optional border_radius_xs: String,
+            "--border-radius-sm": optional border_radius_sm: String,
+            "--border-radius-md": optional border_radius_md: String,
+            "--border-radius-lg": optional border_radius_lg: String,
+            "--border-radius-xl": optional border_radius_xl: String,
+            "--border-radius-full": optional border_radius_full: String,
+            "--border-width-regular": optional border_width_regular: String,
+        ]
+        [
+            "--shadow-hairline": optional shadow_hairline: String,
+            "--shadow-sm": optional shadow_sm: String,
+            "--shadow-md": optional shadow_md: String,
+            "--shadow-lg": optional shadow_lg: String,
+        ]
     }
 }
 
@@ -3923,12 +3937,12 @@ impl ::std::default::Default for McpUiSupportedContentBlockModalities {
 }
 crate::rt::object! {
     McpUiSupportedContentBlockModalities {
-        0 "text": optional text: McpUiSupportedContentBlockModalitiesText,
-        1 "image": optional image: McpUiSupportedContentBlockModalitiesImage,
-        2 "audio": optional audio: McpUiSupportedContentBlockModalitiesAudio,
-        3 "resource": optional resource: McpUiSupportedContentBlockModalitiesResource,
-        4 "resourceLink": optional resource_link: McpUiSupportedContentBlockModalitiesResourceLink,
-        5 "structuredContent": optional structured_content: McpUiSupportedContentBlockModalitiesStructuredContent,
+        "text": optional text: McpUiSupportedContentBlockModalitiesText,
+        "image": optional image: McpUiSupportedContentBlockModalitiesImage,
+        "audio": optional audio: McpUiSupportedContentBlockModalitiesAudio,
+        "resource": optional resource: McpUiSupportedContentBlockModalitiesResource,
+        "resourceLink": optional resource_link: McpUiSupportedContentBlockModalitiesResourceLink,
+        "structuredContent": optional structured_content: McpUiSupportedContentBlockModalitiesStructuredContent,
     }
 }
 
@@ -4116,8 +4130,8 @@ impl McpUiToolCancelledNotification {
 }
 crate::rt::object! {
     McpUiToolCancelledNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/tool-cancelled",
-        1 "params": required params: McpUiToolCancelledNotificationParams,
+        "method" fixed METHOD: &str = "ui/notifications/tool-cancelled",
+        "params": required params: McpUiToolCancelledNotificationParams,
     }
 }
 
@@ -4160,7 +4174,7 @@ impl ::std::default::Default for McpUiToolCancelledNotificationParams {
 }
 crate::rt::object! {
     McpUiToolCancelledNotificationParams {
-        0 "reason": optional reason: String,
+        "reason": optional reason: String,
     }
 }
 
@@ -4187,8 +4201,8 @@ impl McpUiToolInputNotification {
 }
 crate::rt::object! {
     McpUiToolInputNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/tool-input",
-        1 "params": required params: McpUiToolInputNotificationParams,
+        "method" fixed METHOD: &str = "ui/notifications/tool-input",
+        "params": required params: McpUiToolInputNotificationParams,
     }
 }
 
@@ -4231,7 +4245,7 @@ impl ::std::default::Default for McpUiToolInputNotificationParams {
 }
 crate::rt::object! {
     McpUiToolInputNotificationParams {
-        0 "arguments": optional arguments: crate::Extra,
+        "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -4258,8 +4272,8 @@ impl McpUiToolInputPartialNotification {
 }
 crate::rt::object! {
     McpUiToolInputPartialNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/tool-input-partial",
-        1 "params": required params: McpUiToolInputPartialNotificationParams,
+        "method" fixed METHOD: &str = "ui/notifications/tool-input-partial",
+        "params": required params: McpUiToolInputPartialNotificationParams,
     }
 }
 
@@ -4302,7 +4316,7 @@ impl ::std::default::Default for McpUiToolInputPartialNotificationParams {
 }
 crate::rt::object! {
     McpUiToolInputPartialNotificationParams {
-        0 "arguments": optional arguments: crate::Extra,
+        "arguments": optional arguments: crate::Extra,
     }
 }
 
@@ -4356,8 +4370,8 @@ impl ::std::default::Default for McpUiToolMeta {
 }
 crate::rt::object! {
     McpUiToolMeta {
-        0 "resourceUri": optional resource_uri: String,
-        1 "visibility": optional visibility: Vec<McpUiToolVisibility>,
+        "resourceUri": optional resource_uri: String,
+        "visibility": optional visibility: Vec<McpUiToolVisibility>,
     }
 }
 
@@ -4385,8 +4399,8 @@ impl McpUiToolResultNotification {
 }
 crate::rt::object! {
     McpUiToolResultNotification notification {
-        0 "method" fixed METHOD: &str = "ui/notifications/tool-result",
-        1 "params": required params: CallToolResult,
+        "method" fixed METHOD: &str = "ui/notifications/tool-result",
+        "params": required params: CallToolResult,
     }
 }
 
@@ -4443,8 +4457,8 @@ impl McpUiUpdateModelContextRequest {
 }
 crate::rt::object! {
     McpUiUpdateModelContextRequest {
-        0 "method" fixed METHOD: &str = "ui/update-model-context",
-        1 "params": required params: McpUiUpdateModelContextRequestParams,
+        "method" fixed METHOD: &str = "ui/update-model-context",
+        "params": required params: McpUiUpdateModelContextRequestParams,
     }
 }
 
@@ -4502,8 +4516,8 @@ impl ::std::default::Default for McpUiUpdateModelContextRequestParams {
 }
 crate::rt::object! {
     McpUiUpdateModelContextRequestParams {
-        0 "content": optional content: Vec<ContentBlock>,
-        1 "structuredContent": optional structured_content: crate::Extra,
+        "content": optional content: Vec<ContentBlock>,
+        "structuredContent": optional structured_content: crate::Extra,
     }
 }
 

@@ -116,9 +116,9 @@ impl CallToolResultResponseWithTasks {
 }
 crate::rt::object! {
     CallToolResultResponseWithTasks {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: CallToolResultResponseResultWithTasks,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: CallToolResultResponseResultWithTasks,
     }
 }
 
@@ -148,10 +148,10 @@ impl CancelTaskRequest {
 }
 crate::rt::object! {
     CancelTaskRequest {
-        0 "method" fixed METHOD: &str = "tasks/cancel",
-        1 "params": required params: CancelTaskRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tasks/cancel",
+        "params": required params: CancelTaskRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -186,7 +186,7 @@ impl CancelTaskRequestParams {
 }
 crate::rt::object! {
     CancelTaskRequestParams {
-        0 "taskId": required task_id: String,
+        "taskId": required task_id: String,
     }
 }
 
@@ -237,8 +237,8 @@ impl ::std::default::Default for CancelTaskResult {
 }
 crate::rt::object! {
     CancelTaskResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType" fixed RESULT_TYPE: &str = "complete",
+        "_meta": optional meta: ResultMetaObject,
+        "resultType" fixed RESULT_TYPE: &str = "complete",
     }
 }
 
@@ -325,13 +325,13 @@ impl CancelledTask {
 }
 crate::rt::object! {
     CancelledTask {
-        0 "taskId": required task_id: String,
-        1 "status" fixed STATUS: &str = "cancelled",
-        2 "statusMessage": optional status_message: String,
-        3 "createdAt": required created_at: String,
-        4 "lastUpdatedAt": required last_updated_at: String,
-        5 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        6 "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "cancelled",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
     }
 }
 
@@ -424,14 +424,14 @@ impl CompletedTask {
 }
 crate::rt::object! {
     CompletedTask {
-        0 "taskId": required task_id: String,
-        1 "status" fixed STATUS: &str = "completed",
-        2 "statusMessage": optional status_message: String,
-        3 "createdAt": required created_at: String,
-        4 "lastUpdatedAt": required last_updated_at: String,
-        5 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        6 "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        7 "result": required result: crate::Extra,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "completed",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "result": required result: crate::Extra,
     }
 }
 
@@ -565,15 +565,15 @@ impl ::std::convert::From<CreateTaskResult> for Task {
 }
 crate::rt::object! {
     CreateTaskResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType" fixed RESULT_TYPE: &str = "task",
-        2 "taskId": required task_id: String,
-        3 "status": required status: TaskStatus,
-        4 "statusMessage": optional status_message: String,
-        5 "createdAt": required created_at: String,
-        6 "lastUpdatedAt": required last_updated_at: String,
-        7 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        8 "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType" fixed RESULT_TYPE: &str = "task",
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
     }
 }
 
@@ -718,14 +718,14 @@ impl FailedTask {
 }
 crate::rt::object! {
     FailedTask {
-        0 "taskId": required task_id: String,
-        1 "status" fixed STATUS: &str = "failed",
-        2 "statusMessage": optional status_message: String,
-        3 "createdAt": required created_at: String,
-        4 "lastUpdatedAt": required last_updated_at: String,
-        5 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        6 "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        7 "error": required error: Error,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "failed",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "error": required error: Error,
     }
 }
 
@@ -821,9 +821,9 @@ impl GetPromptResultResponseWithTasks {
 }
 crate::rt::object! {
     GetPromptResultResponseWithTasks {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: GetPromptResultResponseResultWithTasks,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: GetPromptResultResponseResultWithTasks,
     }
 }
 
@@ -853,10 +853,10 @@ impl GetTaskRequest {
 }
 crate::rt::object! {
     GetTaskRequest {
-        0 "method" fixed METHOD: &str = "tasks/get",
-        1 "params": required params: GetTaskRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tasks/get",
+        "params": required params: GetTaskRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -891,7 +891,7 @@ impl GetTaskRequestParams {
 }
 crate::rt::object! {
     GetTaskRequestParams {
-        0 "taskId": required task_id: String,
+        "taskId": required task_id: String,
     }
 }
 
@@ -1071,15 +1071,15 @@ impl ::std::convert::From<GetTaskResultCancelledTask> for CancelledTask {
 }
 crate::rt::object! {
     GetTaskResultCancelledTask {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType" fixed RESULT_TYPE: &str = "complete",
-        2 "taskId": required task_id: String,
-        3 "status" fixed STATUS: &str = "cancelled",
-        4 "statusMessage": optional status_message: String,
-        5 "createdAt": required created_at: String,
-        6 "lastUpdatedAt": required last_updated_at: String,
-        7 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        8 "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType" fixed RESULT_TYPE: &str = "complete",
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "cancelled",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
     }
 }
 
@@ -1213,16 +1213,16 @@ impl ::std::convert::From<GetTaskResultCompletedTask> for CompletedTask {
 }
 crate::rt::object! {
     GetTaskResultCompletedTask {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType" fixed RESULT_TYPE: &str = "complete",
-        2 "taskId": required task_id: String,
-        3 "status" fixed STATUS: &str = "completed",
-        4 "statusMessage": optional status_message: String,
-        5 "createdAt": required created_at: String,
-        6 "lastUpdatedAt": required last_updated_at: String,
-        7 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        8 "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        9 "result": required result: crate::Extra,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType" fixed RESULT_TYPE: &str = "complete",
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "completed",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "result": required result: crate::Extra,
     }
 }
 
@@ -1354,16 +1354,16 @@ impl ::std::convert::From<GetTaskResultFailedTask> for FailedTask {
 }
 crate::rt::object! {
     GetTaskResultFailedTask {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType" fixed RESULT_TYPE: &str = "complete",
-        2 "taskId": required task_id: String,
-        3 "status" fixed STATUS: &str = "failed",
-        4 "statusMessage": optional status_message: String,
-        5 "createdAt": required created_at: String,
-        6 "lastUpdatedAt": required last_updated_at: String,
-        7 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        8 "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        9 "error": required error: Error,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType" fixed RESULT_TYPE: &str = "complete",
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "failed",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "error": required error: Error,
     }
 }
 
@@ -1498,16 +1498,16 @@ impl ::std::convert::From<GetTaskResultInputRequiredTask> for InputRequiredTask 
 }
 crate::rt::object! {
     GetTaskResultInputRequiredTask {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType" fixed RESULT_TYPE: &str = "complete",
-        2 "taskId": required task_id: String,
-        3 "status" fixed STATUS: &str = "input_required",
-        4 "statusMessage": optional status_message: String,
-        5 "createdAt": required created_at: String,
-        6 "lastUpdatedAt": required last_updated_at: String,
-        7 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        8 "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        9 "inputRequests": required input_requests: InputRequests,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType" fixed RESULT_TYPE: &str = "complete",
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "input_required",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "inputRequests": required input_requests: InputRequests,
     }
 }
 
@@ -1634,15 +1634,15 @@ impl ::std::convert::From<GetTaskResultWorkingTask> for WorkingTask {
 }
 crate::rt::object! {
     GetTaskResultWorkingTask {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType" fixed RESULT_TYPE: &str = "complete",
-        2 "taskId": required task_id: String,
-        3 "status" fixed STATUS: &str = "working",
-        4 "statusMessage": optional status_message: String,
-        5 "createdAt": required created_at: String,
-        6 "lastUpdatedAt": required last_updated_at: String,
-        7 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        8 "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "_meta": optional meta: ResultMetaObject,
+        "resultType" fixed RESULT_TYPE: &str = "complete",
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "working",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
     }
 }
 
@@ -1736,14 +1736,14 @@ impl InputRequiredTask {
 }
 crate::rt::object! {
     InputRequiredTask {
-        0 "taskId": required task_id: String,
-        1 "status" fixed STATUS: &str = "input_required",
-        2 "statusMessage": optional status_message: String,
-        3 "createdAt": required created_at: String,
-        4 "lastUpdatedAt": required last_updated_at: String,
-        5 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        6 "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        7 "inputRequests": required input_requests: InputRequests,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "input_required",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "inputRequests": required input_requests: InputRequests,
     }
 }
 
@@ -1857,9 +1857,9 @@ impl ReadResourceResultResponseWithTasks {
 }
 crate::rt::object! {
     ReadResourceResultResponseWithTasks {
-        0 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        1 "id": required id: RequestId,
-        2 "result": required result: ReadResourceResultResponseResultWithTasks,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
+        "result": required result: ReadResourceResultResponseResultWithTasks,
     }
 }
 
@@ -2051,13 +2051,13 @@ impl Task {
 }
 crate::rt::object! {
     Task {
-        0 "taskId": required task_id: String,
-        1 "status": required status: TaskStatus,
-        2 "statusMessage": optional status_message: String,
-        3 "createdAt": required created_at: String,
-        4 "lastUpdatedAt": required last_updated_at: String,
-        5 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        6 "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "taskId": required task_id: String,
+        "status": required status: TaskStatus,
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
     }
 }
 
@@ -2110,9 +2110,9 @@ impl TaskStatusNotification {
 }
 crate::rt::object! {
     TaskStatusNotification notification {
-        0 "method" fixed METHOD: &str = "notifications/tasks",
-        1 "params": required params: TaskStatusNotificationParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "method" fixed METHOD: &str = "notifications/tasks",
+        "params": required params: TaskStatusNotificationParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
     }
 }
 
@@ -2320,14 +2320,14 @@ impl ::std::convert::From<TaskStatusNotificationParamsCancelledTask> for Cancell
 }
 crate::rt::object! {
     TaskStatusNotificationParamsCancelledTask {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "taskId": required task_id: String,
-        2 "status" fixed STATUS: &str = "cancelled",
-        3 "statusMessage": optional status_message: String,
-        4 "createdAt": required created_at: String,
-        5 "lastUpdatedAt": required last_updated_at: String,
-        6 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        7 "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "_meta": optional meta: NotificationMetaObject,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "cancelled",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
     }
 }
 
@@ -2483,15 +2483,15 @@ impl ::std::convert::From<TaskStatusNotificationParamsCompletedTask> for Complet
 }
 crate::rt::object! {
     TaskStatusNotificationParamsCompletedTask {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "taskId": required task_id: String,
-        2 "status" fixed STATUS: &str = "completed",
-        3 "statusMessage": optional status_message: String,
-        4 "createdAt": required created_at: String,
-        5 "lastUpdatedAt": required last_updated_at: String,
-        6 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        7 "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        8 "result": required result: crate::Extra,
+        "_meta": optional meta: NotificationMetaObject,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "completed",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "result": required result: crate::Extra,
     }
 }
 
@@ -2645,15 +2645,15 @@ impl ::std::convert::From<TaskStatusNotificationParamsFailedTask> for FailedTask
 }
 crate::rt::object! {
     TaskStatusNotificationParamsFailedTask {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "taskId": required task_id: String,
-        2 "status" fixed STATUS: &str = "failed",
-        3 "statusMessage": optional status_message: String,
-        4 "createdAt": required created_at: String,
-        5 "lastUpdatedAt": required last_updated_at: String,
-        6 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        7 "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        8 "error": required error: Error,
+        "_meta": optional meta: NotificationMetaObject,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "failed",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "error": required error: Error,
     }
 }
 
@@ -2810,15 +2810,15 @@ impl ::std::convert::From<TaskStatusNotificationParamsInputRequiredTask> for Inp
 }
 crate::rt::object! {
     TaskStatusNotificationParamsInputRequiredTask {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "taskId": required task_id: String,
-        2 "status" fixed STATUS: &str = "input_required",
-        3 "statusMessage": optional status_message: String,
-        4 "createdAt": required created_at: String,
-        5 "lastUpdatedAt": required last_updated_at: String,
-        6 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        7 "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        8 "inputRequests": required input_requests: InputRequests,
+        "_meta": optional meta: NotificationMetaObject,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "input_required",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "inputRequests": required input_requests: InputRequests,
     }
 }
 
@@ -2966,14 +2966,14 @@ impl ::std::convert::From<TaskStatusNotificationParamsWorkingTask> for WorkingTa
 }
 crate::rt::object! {
     TaskStatusNotificationParamsWorkingTask {
-        0 "_meta": optional meta: NotificationMetaObject,
-        1 "taskId": required task_id: String,
-        2 "status" fixed STATUS: &str = "working",
-        3 "statusMessage": optional status_message: String,
-        4 "createdAt": required created_at: String,
-        5 "lastUpdatedAt": required last_updated_at: String,
-        6 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        7 "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "_meta": optional meta: NotificationMetaObject,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "working",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
     }
 }
 
@@ -3011,7 +3011,7 @@ impl ::std::default::Default for TaskSubscriptionAcknowledgedNotifications {
 }
 crate::rt::object! {
     TaskSubscriptionAcknowledgedNotifications {
-        0 "taskIds": optional task_ids: Vec<String>,
+        "taskIds": optional task_ids: Vec<String>,
     }
 }
 
@@ -3050,7 +3050,7 @@ impl ::std::default::Default for TaskSubscriptionNotifications {
 }
 crate::rt::object! {
     TaskSubscriptionNotifications {
-        0 "taskIds": optional task_ids: Vec<String>,
+        "taskIds": optional task_ids: Vec<String>,
     }
 }
 
@@ -3084,10 +3084,10 @@ impl UpdateTaskRequest {
 }
 crate::rt::object! {
     UpdateTaskRequest {
-        0 "method" fixed METHOD: &str = "tasks/update",
-        1 "params": required params: UpdateTaskRequestParams,
-        2 "jsonrpc" fixed JSONRPC: &str = "2.0",
-        3 "id": required id: RequestId,
+        "method" fixed METHOD: &str = "tasks/update",
+        "params": required params: UpdateTaskRequestParams,
+        "jsonrpc" fixed JSONRPC: &str = "2.0",
+        "id": required id: RequestId,
     }
 }
 
@@ -3131,8 +3131,8 @@ impl UpdateTaskRequestParams {
 }
 crate::rt::object! {
     UpdateTaskRequestParams {
-        0 "taskId": required task_id: String,
-        1 "inputResponses": required input_responses: InputResponses,
+        "taskId": required task_id: String,
+        "inputResponses": required input_responses: InputResponses,
     }
 }
 
@@ -3182,8 +3182,8 @@ impl ::std::default::Default for UpdateTaskResult {
 }
 crate::rt::object! {
     UpdateTaskResult {
-        0 "_meta": optional meta: ResultMetaObject,
-        1 "resultType" fixed RESULT_TYPE: &str = "complete",
+        "_meta": optional meta: ResultMetaObject,
+        "resultType" fixed RESULT_TYPE: &str = "complete",
     }
 }
 
@@ -3270,13 +3270,13 @@ impl WorkingTask {
 }
 crate::rt::object! {
     WorkingTask {
-        0 "taskId": required task_id: String,
-        1 "status" fixed STATUS: &str = "working",
-        2 "statusMessage": optional status_message: String,
-        3 "createdAt": required created_at: String,
-        4 "lastUpdatedAt": required last_updated_at: String,
-        5 "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        6 "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        "taskId": required task_id: String,
+        "status" fixed STATUS: &str = "working",
+        "statusMessage": optional status_message: String,
+        "createdAt": required created_at: String,
+        "lastUpdatedAt": required last_updated_at: String,
+        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        "pollIntervalMs": optional poll_interval_ms: i64 as int,
     }
 }
 
