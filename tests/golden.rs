@@ -306,6 +306,31 @@ fn constructs_fixture_a_struct_read_in_groups_of_slots() {
 }
 
 #[test]
+fn wide_fixture_the_widest_struct_reads_each_member_into_its_field() {
+    use wide::*;
+    let text = std::fs::read_to_string(fixtures_dir().join("wide.rs")).unwrap();
+    assert_eq!(text.matches("        [\n").count(), 12, "twelve groups of twelve");
+    // Each member read into its own field: the value names the member, read back
+    // through the written JSON (the struct's fields are not iterable).
+    let mut json = serde_json::json!({"last": "l"});
+    for i in 0..143 {
+        json[format!("member{i}")] = serde_json::json!(format!("v{i}"));
+    }
+    let widest: Widest = read(json.clone());
+    assert_eq!(
+        (widest.member0.as_deref(), widest.member142.as_deref(), widest.last.as_str()),
+        (Some("v0"), Some("v142"), "l")
+    );
+    assert_eq!((widest.member11.as_deref(), widest.member12.as_deref()), (Some("v11"), Some("v12")), "a group's edge");
+    assert_eq!(write(&widest), json);
+    assert!(widest.extra.is_empty());
+    let missing = serde_json::from_value::<Widest>(serde_json::json!({"member5": "v"})).unwrap_err().to_string();
+    assert!(missing.contains("missing field `last`"), "{missing}");
+    let one: Widest = read(serde_json::json!({"member130": "x", "last": "l"}));
+    assert_eq!((one.member130.as_deref(), one.member129.as_deref(), one.member131.as_deref()), (Some("x"), None, None));
+}
+
+#[test]
 fn unions_fixture_a_complete_candidate_is_tried_alone() {
     use unions::*;
     let r: Ranked = read(serde_json::json!({"x": "a"}));

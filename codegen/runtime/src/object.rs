@@ -225,14 +225,14 @@ macro_rules! __mcp_object {
         $crate::__mcp_object!(@groups $name $extra [$($notification)?] { $($members)* });
     };
     // At most `SLOTS_PER_GROUP` members, one tuple of slots; more come in
-    // groups of that many, `[..] [..]`, a tuple of tuples.
+    // groups of that many, `[..] [..]` (see `Groups`).
     (@groups $name:ident $extra:ident [$($notification:ident)?] { $( [ $($group:tt)* ] )+ }) => {
-        $crate::__mcp_object!(@impl $name $extra [$($notification)?] grouped { $( [ $($group)* ] )+ });
+        $crate::__mcp_object!(@impl $name $extra [$($notification)?] { $( [ $($group)* ] )+ });
     };
     (@groups $name:ident $extra:ident [$($notification:ident)?] { $($members:tt)* }) => {
-        $crate::__mcp_object!(@impl $name $extra [$($notification)?] flat { [ $($members)* ] });
+        $crate::__mcp_object!(@impl $name $extra [$($notification)?] { [ $($members)* ] });
     };
-    (@impl $name:ident $extra:ident [$($notification:ident)?] $layout:ident { $( [
+    (@impl $name:ident $extra:ident [$($notification:ident)?] { $( [
         $( $wire:literal
             $( fixed $cname:ident : $cty:ty = $cvalue:literal )?
             $( : $kind:ident $field:ident : $ty:ty $( as $wrap:ident )? $( = $default:expr )? )?
@@ -261,14 +261,14 @@ macro_rules! __mcp_object {
         }
 
         impl<'de> $crate::__private::ReadObject<'de> for $name {
-            type Slots = $crate::__mcp_object!(@slots $layout $( (
+            type Slots = $crate::__mcp_object!(@slots $( [(
                 $( $( $crate::__mcp_object!(@fixed_slot $cname) )? $( $crate::__mcp_object!(@slot $kind $ty $(, $wrap)?) )?, )*
-            ) )+);
+            )] )+);
             $crate::__mcp_object!(@fixed [ $( $( $( ($wire, $crate::__private::FixedOf::<$cty>::fixed($name::$cname)), )? )* )+ ]);
             $( const NOTIFICATION: bool = $crate::__mcp_object!(@notification $notification); )?
             #[inline]
             fn build(values: <Self::Slots as $crate::__private::SlotValues>::Values, $extra: $crate::__private::Extra) -> Self {
-                let $crate::__mcp_object!(@values $layout $( ( $( $( $crate::__mcp_object!(@fixed_pattern $cname) )? $( $field )?, )* ) )+) = values;
+                let $crate::__mcp_object!(@values $( [( $( $( $crate::__mcp_object!(@fixed_pattern $cname) )? $( $field )?, )* )] )+) = values;
                 $( $( $( $crate::__mcp_object!(@default $kind $field $(= $default)?); )? )* )+
                 $name { $( $( $( $field, )? )* )+ $extra }
             }
@@ -282,10 +282,11 @@ macro_rules! __mcp_object {
 
     (@fixed_slot $cname:ident) => { $crate::__private::FixedSlot };
     (@fixed_pattern $cname:ident) => { _ };
-    (@slots flat $slots:ty) => { $slots };
-    (@slots grouped $($slots:ty)+) => { $crate::__private::Groups<($($slots,)+)> };
-    (@values flat $values:pat) => { $values };
-    (@values grouped $($values:pat)+) => { ($($values,)+) };
+    // One tuple of slots, or the first group's and the rest's (see `Groups`).
+    (@slots [$slots:ty]) => { $slots };
+    (@slots [$first:ty] $([$rest:ty])+) => { $crate::__private::Groups<$first, $crate::__mcp_object!(@slots $([$rest])+)> };
+    (@values [$values:pat]) => { $values };
+    (@values [$first:pat] $([$rest:pat])+) => { ($first, $crate::__mcp_object!(@values $([$rest])+)) };
     (@fixed []) => {};
     (@fixed [ $($fixed:tt)+ ]) => {
         const FIXED: &'static [(&'static str, $crate::__private::Fixed)] = &[ $($fixed)+ ];

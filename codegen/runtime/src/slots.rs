@@ -43,8 +43,10 @@ pub trait Slot<'de>: SlotValue {
         wire: &'static str,
         fixed: &[(&str, Fixed)],
     ) -> Result<(), A::Error>;
-    /// The value, or `None` when a member the type requires was absent.
-    fn finish(self) -> Option<Self::Value>;
+    /// Whether the member is required and was absent.
+    fn missing(&self) -> bool;
+    /// The value, once [`Slot::missing`] said no.
+    fn value(self) -> Self::Value;
 }
 
 /// A required member of type `T`, read as `R` (`Int` for an `i64` read leniently).
@@ -97,8 +99,15 @@ impl<'de, T, R: Deserialize<'de> + Into<T>> Slot<'de> for Required<T, R> {
         read_into::<A, T, R>(access, wire, &mut self.0)
     }
     #[inline]
-    fn finish(self) -> Option<T> {
-        self.0
+    fn missing(&self) -> bool {
+        self.0.is_none()
+    }
+    #[inline]
+    fn value(self) -> T {
+        match self.0 {
+            Some(value) => value,
+            None => unreachable!("a required member's value taken without checking it"),
+        }
     }
 }
 
@@ -117,8 +126,12 @@ impl<'de, T, R: Deserialize<'de> + Into<T>> Slot<'de> for Optional<T, R> {
         read_into::<A, T, R>(access, wire, &mut self.0)
     }
     #[inline]
-    fn finish(self) -> Option<Option<T>> {
-        Some(self.0)
+    fn missing(&self) -> bool {
+        false
+    }
+    #[inline]
+    fn value(self) -> Option<T> {
+        self.0
     }
 }
 
@@ -140,9 +153,11 @@ impl<'de> Slot<'de> for FixedSlot {
         read_fixed(access, wire, expected, &mut self.0)
     }
     #[inline]
-    fn finish(self) -> Option<()> {
-        self.0.then_some(())
+    fn missing(&self) -> bool {
+        !self.0
     }
+    #[inline]
+    fn value(self) {}
 }
 
 /// What a tuple of slots holds once read, without bounds (see [`SlotValue`]).
@@ -163,8 +178,12 @@ pub trait Slots<'de>: SlotValues + Sized {
         wires: &[&'static str],
         fixed: &[(&str, Fixed)],
     ) -> Result<(), A::Error>;
-    /// The values, or the wire of the first member required and absent.
-    fn finish(self, base: usize, wires: &[&'static str]) -> Result<Self::Values, &'static str>;
+    /// The wire of the first member required and absent (this tuple's first
+    /// member is at `base` among `wires`). Checked before any value is moved
+    /// out, so that a way out drops the slots whole, not what is left of them.
+    fn missing(&self, base: usize, wires: &[&'static str]) -> Option<&'static str>;
+    /// The values, once [`Slots::missing`] found none absent.
+    fn values(self) -> Self::Values;
 }
 
 impl SlotValues for () {
@@ -186,9 +205,11 @@ impl<'de> Slots<'de> for () {
         Ok(())
     }
     #[inline]
-    fn finish(self, _: usize, _: &[&'static str]) -> Result<(), &'static str> {
-        Ok(())
+    fn missing(&self, _: usize, _: &[&'static str]) -> Option<&'static str> {
+        None
     }
+    #[inline]
+    fn values(self) {}
 }
 
 macro_rules! tuple_slots {
@@ -217,8 +238,15 @@ macro_rules! tuple_slots {
                 }
             }
             #[inline]
-            fn finish(self, base: usize, wires: &[&'static str]) -> Result<Self::Values, &'static str> {
-                Ok(($( match self.$i.finish() { Some(value) => value, None => return Err(wires[base + $i]) }, )+))
+            fn missing(&self, base: usize, wires: &[&'static str]) -> Option<&'static str> {
+                $( if self.$i.missing() {
+                    return Some(wires[base + $i]);
+                } )+
+                None
+            }
+            #[inline]
+            fn values(self) -> Self::Values {
+                ($( self.$i.value(), )+)
             }
         }
     )+ };
@@ -239,60 +267,53 @@ tuple_slots! {
     (0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6, 7 S7, 8 S8, 9 S9, 10 S10, 11 S11)
 }
 
-/// The slots of a struct with more than [`SLOTS_PER_GROUP`] members: a tuple of
-/// tuples, each of that many slots but the last.
-pub struct Groups<G>(G);
+/// The slots of a struct with more than [`SLOTS_PER_GROUP`] members: the
+/// tuple of its first that many, then the rest (the last tuple, or `Groups`
+/// again). Nested rather than one impl per count of groups: wide structs are
+/// rare, and each such impl was a runtime build's worth of generic code.
+pub struct Groups<First, Rest>(First, Rest);
 
-macro_rules! groups {
-    ($( ($($i:tt $g:ident),+) )+) => { $(
-        impl<$($g: SlotValues),+> SlotValues for Groups<($($g,)+)> {
-            type Values = ($($g::Values,)+);
-        }
-
-        impl<'de, $($g: Slots<'de>),+> Slots<'de> for Groups<($($g,)+)> {
-            #[inline]
-            fn empty() -> Self {
-                Groups(($($g::empty(),)+))
-            }
-            #[inline]
-            fn read_at<A: MapAccess<'de>>(
-                &mut self,
-                index: usize,
-                base: usize,
-                access: &mut A,
-                wires: &[&'static str],
-                fixed: &[(&str, Fixed)],
-            ) -> Result<(), A::Error> {
-                match (index - base) / SLOTS_PER_GROUP {
-                    $( $i => (self.0).$i.read_at(index, base + $i * SLOTS_PER_GROUP, access, wires, fixed), )+
-                    _ => Ok(()),
-                }
-            }
-            #[inline]
-            fn finish(self, base: usize, wires: &[&'static str]) -> Result<Self::Values, &'static str> {
-                Ok(($( (self.0).$i.finish(base + $i * SLOTS_PER_GROUP, wires)?, )+))
-            }
-        }
-    )+ };
+impl<F: SlotValues, R: SlotValues> SlotValues for Groups<F, R> {
+    type Values = (F::Values, R::Values);
 }
 
-groups! {
-    (0 G0, 1 G1)
-    (0 G0, 1 G1, 2 G2)
-    (0 G0, 1 G1, 2 G2, 3 G3)
-    (0 G0, 1 G1, 2 G2, 3 G3, 4 G4)
-    (0 G0, 1 G1, 2 G2, 3 G3, 4 G4, 5 G5)
-    (0 G0, 1 G1, 2 G2, 3 G3, 4 G4, 5 G5, 6 G6)
-    (0 G0, 1 G1, 2 G2, 3 G3, 4 G4, 5 G5, 6 G6, 7 G7)
-    (0 G0, 1 G1, 2 G2, 3 G3, 4 G4, 5 G5, 6 G6, 7 G7, 8 G8)
-    (0 G0, 1 G1, 2 G2, 3 G3, 4 G4, 5 G5, 6 G6, 7 G7, 8 G8, 9 G9)
-    (0 G0, 1 G1, 2 G2, 3 G3, 4 G4, 5 G5, 6 G6, 7 G7, 8 G8, 9 G9, 10 G10)
-    (0 G0, 1 G1, 2 G2, 3 G3, 4 G4, 5 G5, 6 G6, 7 G7, 8 G8, 9 G9, 10 G10, 11 G11)
+impl<'de, F: Slots<'de>, R: Slots<'de>> Slots<'de> for Groups<F, R> {
+    #[inline]
+    fn empty() -> Self {
+        Groups(F::empty(), R::empty())
+    }
+    #[inline]
+    fn read_at<A: MapAccess<'de>>(
+        &mut self,
+        index: usize,
+        base: usize,
+        access: &mut A,
+        wires: &[&'static str],
+        fixed: &[(&str, Fixed)],
+    ) -> Result<(), A::Error> {
+        if index - base < SLOTS_PER_GROUP {
+            self.0.read_at(index, base, access, wires, fixed)
+        } else {
+            self.1.read_at(index, base + SLOTS_PER_GROUP, access, wires, fixed)
+        }
+    }
+    #[inline]
+    fn missing(&self, base: usize, wires: &[&'static str]) -> Option<&'static str> {
+        match self.0.missing(base, wires) {
+            Some(wire) => Some(wire),
+            None => self.1.missing(base + SLOTS_PER_GROUP, wires),
+        }
+    }
+    #[inline]
+    fn values(self) -> Self::Values {
+        (self.0.values(), self.1.values())
+    }
 }
 
-/// The most members a struct can have: twelve groups of twelve.
+/// The most members a struct can have. The nesting has no limit of its own;
+/// this one keeps a schema's accident (a generated struct of thousands of
+/// members) a diagnostic, not a compiler's recursion limit.
 pub const MAX_OBJECT_MEMBERS: usize = SLOTS_PER_GROUP * SLOTS_PER_GROUP;
-
 /// Reads an object's members into `S`, keeping the ones `wires` does not name
 /// (a notification refuses an `id`): the loop each struct's read runs, with one
 /// way out for an error, then the first required member found absent.
@@ -315,9 +336,9 @@ pub fn read_members<'de, A: MapAccess<'de>, S: Slots<'de>>(
         };
         read?;
     }
-    match slots.finish(0, wires) {
-        Ok(values) => Ok((values, extra)),
-        Err(wire) => Err(missing(wire)),
+    match slots.missing(0, wires) {
+        Some(wire) => Err(missing(wire)),
+        None => Ok((slots.values(), extra)),
     }
 }
 
