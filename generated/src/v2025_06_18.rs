@@ -4762,15 +4762,19 @@ impl ::std::convert::From<ResourceLink> for BaseMetadata {
 }
 crate::rt::object! {
     ResourceLink {
-        "name": required name: String,
-        "title": optional title: String,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: crate::Extra,
-        "type" fixed TYPE: &str = "resource_link",
+        [
+            "name": required name: String,
+            "title": optional title: String,
+            "uri": required uri: String,
+            "description": optional description: String,
+            "mimeType": optional mime_type: String,
+            "annotations": optional annotations: Annotations,
+            "size": optional size: i64 as int,
+            "_meta": optional meta: crate::Extra,
+        ]
+        [
+            "type" fixed TYPE: &str = "resource_link",
+        ]
     }
 }
 

@@ -2089,18 +2089,22 @@ impl ::std::convert::From<CreateMessageRequestParams> for RequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        "_meta": optional meta: RequestParamsMeta,
-        "task": optional task: TaskMetadata,
-        "messages": required messages: Vec<SamplingMessage>,
-        "modelPreferences": optional model_preferences: ModelPreferences,
-        "systemPrompt": optional system_prompt: String,
-        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        "temperature": optional temperature: f64 as float,
-        "maxTokens": required max_tokens: i64 as int,
-        "stopSequences": optional stop_sequences: Vec<String>,
-        "metadata": optional metadata: crate::Extra,
-        "tools": optional tools: Vec<Tool>,
-        "toolChoice": optional tool_choice: ToolChoice,
+        [
+            "_meta": optional meta: RequestParamsMeta,
+            "task": optional task: TaskMetadata,
+            "messages": required messages: Vec<SamplingMessage>,
+            "modelPreferences": optional model_preferences: ModelPreferences,
+            "systemPrompt": optional system_prompt: String,
+            "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+            "temperature": optional temperature: f64 as float,
+            "maxTokens": required max_tokens: i64 as int,
+        ]
+        [
+            "stopSequences": optional stop_sequences: Vec<String>,
+            "metadata": optional metadata: crate::Extra,
+            "tools": optional tools: Vec<Tool>,
+            "toolChoice": optional tool_choice: ToolChoice,
+        ]
     }
 }
 
@@ -6711,15 +6715,19 @@ impl ::std::convert::From<Resource> for Icons {
 }
 crate::rt::object! {
     Resource {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: crate::Extra,
+        [
+            "name": required name: String,
+            "title": optional title: String,
+            "icons": optional icons: Vec<Icon>,
+            "uri": required uri: String,
+            "description": optional description: String,
+            "mimeType": optional mime_type: String,
+            "annotations": optional annotations: Annotations,
+            "size": optional size: i64 as int,
+        ]
+        [
+            "_meta": optional meta: crate::Extra,
+        ]
     }
 }
 
@@ -6975,16 +6983,20 @@ impl ::std::convert::From<ResourceLink> for Icons {
 }
 crate::rt::object! {
     ResourceLink {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: crate::Extra,
-        "type" fixed TYPE: &str = "resource_link",
+        [
+            "name": required name: String,
+            "title": optional title: String,
+            "icons": optional icons: Vec<Icon>,
+            "uri": required uri: String,
+            "description": optional description: String,
+            "mimeType": optional mime_type: String,
+            "annotations": optional annotations: Annotations,
+            "size": optional size: i64 as int,
+        ]
+        [
+            "_meta": optional meta: crate::Extra,
+            "type" fixed TYPE: &str = "resource_link",
+        ]
     }
 }
 
@@ -9517,15 +9529,19 @@ impl ::std::convert::From<Tool> for Icons {
 }
 crate::rt::object! {
     Tool {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "description": optional description: String,
-        "inputSchema": required input_schema: ToolInputSchema,
-        "execution": optional execution: ToolExecution,
-        "outputSchema": optional output_schema: ToolOutputSchema,
-        "annotations": optional annotations: ToolAnnotations,
-        "_meta": optional meta: crate::Extra,
+        [
+            "name": required name: String,
+            "title": optional title: String,
+            "icons": optional icons: Vec<Icon>,
+            "description": optional description: String,
+            "inputSchema": required input_schema: ToolInputSchema,
+            "execution": optional execution: ToolExecution,
+            "outputSchema": optional output_schema: ToolOutputSchema,
+            "annotations": optional annotations: ToolAnnotations,
+        ]
+        [
+            "_meta": optional meta: crate::Extra,
+        ]
     }
 }
 

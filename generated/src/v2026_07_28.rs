@@ -2273,16 +2273,20 @@ impl CreateMessageRequestParams {
 }
 crate::rt::object! {
     CreateMessageRequestParams {
-        "messages": required messages: Vec<SamplingMessage>,
-        "modelPreferences": optional model_preferences: ModelPreferences,
-        "systemPrompt": optional system_prompt: String,
-        "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
-        "temperature": optional temperature: f64 as float,
-        "maxTokens": required max_tokens: i64 as int,
-        "stopSequences": optional stop_sequences: Vec<String>,
-        "metadata": optional metadata: JSONObject,
-        "tools": optional tools: Vec<Tool>,
-        "toolChoice": optional tool_choice: ToolChoice,
+        [
+            "messages": required messages: Vec<SamplingMessage>,
+            "modelPreferences": optional model_preferences: ModelPreferences,
+            "systemPrompt": optional system_prompt: String,
+            "includeContext": optional include_context: CreateMessageRequestParamsIncludeContext,
+            "temperature": optional temperature: f64 as float,
+            "maxTokens": required max_tokens: i64 as int,
+            "stopSequences": optional stop_sequences: Vec<String>,
+            "metadata": optional metadata: JSONObject,
+        ]
+        [
+            "tools": optional tools: Vec<Tool>,
+            "toolChoice": optional tool_choice: ToolChoice,
+        ]
     }
 }
 
@@ -9013,15 +9017,19 @@ impl ::std::convert::From<Resource> for Icons {
 }
 crate::rt::object! {
     Resource {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: MetaObject,
+        [
+            "name": required name: String,
+            "title": optional title: String,
+            "icons": optional icons: Vec<Icon>,
+            "uri": required uri: String,
+            "description": optional description: String,
+            "mimeType": optional mime_type: String,
+            "annotations": optional annotations: Annotations,
+            "size": optional size: i64 as int,
+        ]
+        [
+            "_meta": optional meta: MetaObject,
+        ]
     }
 }
 
@@ -9285,16 +9293,20 @@ impl ::std::convert::From<ResourceLink> for Icons {
 }
 crate::rt::object! {
     ResourceLink {
-        "name": required name: String,
-        "title": optional title: String,
-        "icons": optional icons: Vec<Icon>,
-        "uri": required uri: String,
-        "description": optional description: String,
-        "mimeType": optional mime_type: String,
-        "annotations": optional annotations: Annotations,
-        "size": optional size: i64 as int,
-        "_meta": optional meta: MetaObject,
-        "type" fixed TYPE: &str = "resource_link",
+        [
+            "name": required name: String,
+            "title": optional title: String,
+            "icons": optional icons: Vec<Icon>,
+            "uri": required uri: String,
+            "description": optional description: String,
+            "mimeType": optional mime_type: String,
+            "annotations": optional annotations: Annotations,
+            "size": optional size: i64 as int,
+        ]
+        [
+            "_meta": optional meta: MetaObject,
+            "type" fixed TYPE: &str = "resource_link",
+        ]
     }
 }
 

@@ -82,7 +82,7 @@
 //! when `None`) or `defaulted` (with `= value`, read when the member is absent);
 //! `as float` (or `nullable_float`, `float_seq`) writes a whole `f64` without a
 //! fraction, `as int` (or `nullable_int`) reads any JSON number with no fractional
-//! part into an `i64`. A struct of more than `SLOTS_PER_GROUP` (12) members has
+//! part into an `i64`. A struct of more than `SLOTS_PER_GROUP` (8) members has
 //! its lines in groups of that many, each in `[` `]`. `object! { Name (extra: other) { .. } }` names the field
 //! that keeps unknown members when `extra` is taken.
 

@@ -145,10 +145,6 @@ tuple_write! {
     (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5)
     (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6)
     (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7)
-    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7, 8 M8)
-    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7, 8 M8, 9 M9)
-    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7, 8 M8, 9 M9, 10 M10)
-    (0 M0, 1 M1, 2 M2, 3 M3, 4 M4, 5 M5, 6 M6, 7 M7, 8 M8, 9 M9, 10 M10, 11 M11)
 }
 
 /// A generated struct's `Serialize` body: its members in order, then the kept ones.
@@ -247,10 +243,10 @@ macro_rules! __mcp_object {
 
         impl ::serde::Serialize for $name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                $crate::__private::write_object(serializer, ( $( ( $(
+                $crate::__private::write_object(serializer, $crate::__mcp_object!(@nest $( [( $(
                     $( $crate::__private::PutFixed($wire, $crate::__private::FixedOf::<$cty>::fixed($name::$cname)) )?
                     $( $crate::__mcp_object!(@put self $kind $wire $field $($wrap)?) )?,
-                )* ), )+ ), &self.$extra)
+                )* )] )+), &self.$extra)
             }
         }
 
@@ -285,6 +281,8 @@ macro_rules! __mcp_object {
     // One tuple of slots, or the first group's and the rest's (see `Groups`).
     (@slots [$slots:ty]) => { $slots };
     (@slots [$first:ty] $([$rest:ty])+) => { $crate::__private::Groups<$first, $crate::__mcp_object!(@slots $([$rest])+)> };
+    (@nest [$members:expr]) => { $members };
+    (@nest [$first:expr] $([$rest:expr])+) => { ($first, $crate::__mcp_object!(@nest $([$rest])+)) };
     (@values [$values:pat]) => { $values };
     (@values [$first:pat] $([$rest:pat])+) => { ($first, $crate::__mcp_object!(@values $([$rest])+)) };
     (@fixed []) => {};

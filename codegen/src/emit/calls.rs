@@ -239,8 +239,11 @@ mod tests {
         };
         let text = wide.render();
         assert_eq!(text.matches("        [\n").count(), 2, "{text}");
+        let (last, next) = (SLOTS_PER_GROUP - 1, SLOTS_PER_GROUP);
         assert!(
-            text.contains("            \"m11\": optional m11: String,\n        ]\n        [\n            \"m12\""),
+            text.contains(&format!(
+                "            \"m{last}\": optional m{last}: String,\n        ]\n        [\n            \"m{next}\""
+            )),
             "{text}"
         );
         let union = Call::Union {

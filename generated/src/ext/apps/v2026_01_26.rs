@@ -493,16 +493,20 @@ impl ::std::default::Default for McpUiHostCapabilities {
 }
 crate::rt::object! {
     McpUiHostCapabilities {
-        "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
-        "openLinks": optional open_links: McpUiHostCapabilitiesOpenLinks,
-        "downloadFile": optional download_file: McpUiHostCapabilitiesDownloadFile,
-        "serverTools": optional server_tools: McpUiHostCapabilitiesServerTools,
-        "serverResources": optional server_resources: McpUiHostCapabilitiesServerResources,
-        "logging": optional logging: McpUiHostCapabilitiesLogging,
-        "sandbox": optional sandbox: McpUiHostCapabilitiesSandbox,
-        "updateModelContext": optional update_model_context: McpUiSupportedContentBlockModalities,
-        "message": optional message: McpUiSupportedContentBlockModalities,
-        "sampling": optional sampling: McpUiHostCapabilitiesSampling,
+        [
+            "experimental": optional experimental: crate::IndexMap<String, crate::Extra>,
+            "openLinks": optional open_links: McpUiHostCapabilitiesOpenLinks,
+            "downloadFile": optional download_file: McpUiHostCapabilitiesDownloadFile,
+            "serverTools": optional server_tools: McpUiHostCapabilitiesServerTools,
+            "serverResources": optional server_resources: McpUiHostCapabilitiesServerResources,
+            "logging": optional logging: McpUiHostCapabilitiesLogging,
+            "sandbox": optional sandbox: McpUiHostCapabilitiesSandbox,
+            "updateModelContext": optional update_model_context: McpUiSupportedContentBlockModalities,
+        ]
+        [
+            "message": optional message: McpUiSupportedContentBlockModalities,
+            "sampling": optional sampling: McpUiHostCapabilitiesSampling,
+        ]
     }
 }
 
@@ -936,18 +940,22 @@ impl ::std::default::Default for McpUiHostContext {
 }
 crate::rt::object! {
     McpUiHostContext {
-        "toolInfo": optional tool_info: McpUiHostContextToolInfo,
-        "theme": optional theme: McpUiTheme,
-        "styles": optional styles: McpUiHostStyles,
-        "displayMode": optional display_mode: McpUiDisplayMode,
-        "availableDisplayModes": optional available_display_modes: Vec<McpUiDisplayMode>,
-        "containerDimensions": optional container_dimensions: McpUiHostContextContainerDimensions,
-        "locale": optional locale: String,
-        "timeZone": optional time_zone: String,
-        "userAgent": optional user_agent: String,
-        "platform": optional platform: McpUiHostContextPlatform,
-        "deviceCapabilities": optional device_capabilities: McpUiHostContextDeviceCapabilities,
-        "safeAreaInsets": optional safe_area_insets: McpUiHostContextSafeAreaInsets,
+        [
+            "toolInfo": optional tool_info: McpUiHostContextToolInfo,
+            "theme": optional theme: McpUiTheme,
+            "styles": optional styles: McpUiHostStyles,
+            "displayMode": optional display_mode: McpUiDisplayMode,
+            "availableDisplayModes": optional available_display_modes: Vec<McpUiDisplayMode>,
+            "containerDimensions": optional container_dimensions: McpUiHostContextContainerDimensions,
+            "locale": optional locale: String,
+            "timeZone": optional time_zone: String,
+        ]
+        [
+            "userAgent": optional user_agent: String,
+            "platform": optional platform: McpUiHostContextPlatform,
+            "deviceCapabilities": optional device_capabilities: McpUiHostContextDeviceCapabilities,
+            "safeAreaInsets": optional safe_area_insets: McpUiHostContextSafeAreaInsets,
+        ]
     }
 }
 
@@ -3754,16 +3762,18 @@ crate::rt::object! {
             "--color-background-info": optional color_background_info: String,
             "--color-background-danger": optional color_background_danger: String,
             "--color-background-success": optional color_background_success: String,
+        ]
+        [
             "--color-background-warning": optional color_background_warning: String,
             "--color-background-disabled": optional color_background_disabled: String,
             "--color-text-primary": optional color_text_primary: String,
             "--color-text-secondary": optional color_text_secondary: String,
-        ]
-        [
             "--color-text-tertiary": optional color_text_tertiary: String,
             "--color-text-inverse": optional color_text_inverse: String,
             "--color-text-ghost": optional color_text_ghost: String,
             "--color-text-info": optional color_text_info: String,
+        ]
+        [
             "--color-text-danger": optional color_text_danger: String,
             "--color-text-success": optional color_text_success: String,
             "--color-text-warning": optional color_text_warning: String,
@@ -3782,16 +3792,18 @@ crate::rt::object! {
             "--color-border-disabled": optional color_border_disabled: String,
             "--color-ring-primary": optional color_ring_primary: String,
             "--color-ring-secondary": optional color_ring_secondary: String,
+        ]
+        [
             "--color-ring-inverse": optional color_ring_inverse: String,
             "--color-ring-info": optional color_ring_info: String,
             "--color-ring-danger": optional color_ring_danger: String,
             "--color-ring-success": optional color_ring_success: String,
-        ]
-        [
             "--color-ring-warning": optional color_ring_warning: String,
             "--font-sans": optional font_sans: String,
             "--font-mono": optional font_mono: String,
             "--font-weight-normal": optional font_weight_normal: String,
+        ]
+        [
             "--font-weight-medium": optional font_weight_medium: String,
             "--font-weight-semibold": optional font_weight_semibold: String,
             "--font-weight-bold": optional font_weight_bold: String,
@@ -3810,16 +3822,18 @@ crate::rt::object! {
             "--font-heading-3xl-size": optional font_heading_3xl_size: String,
             "--font-text-xs-line-height": optional font_text_xs_line_height: String,
             "--font-text-sm-line-height": optional font_text_sm_line_height: String,
+        ]
+        [
             "--font-text-md-line-height": optional font_text_md_line_height: String,
             "--font-text-lg-line-height": optional font_text_lg_line_height: String,
             "--font-heading-xs-line-height": optional font_heading_xs_line_height: String,
             "--font-heading-sm-line-height": optional font_heading_sm_line_height: String,
-        ]
-        [
             "--font-heading-md-line-height": optional font_heading_md_line_height: String,
             "--font-heading-lg-line-height": optional font_heading_lg_line_height: String,
             "--font-heading-xl-line-height": optional font_heading_xl_line_height: String,
             "--font-heading-2xl-line-height": optional font_heading_2xl_line_height: String,
+        ]
+        [
             "--font-heading-3xl-line-height": optional font_heading_3xl_line_height: String,
             "--border-radius-xs": optional border_radius_xs: String,
             "--border-radius-sm": optional border_radius_sm: String,

@@ -565,15 +565,19 @@ impl ::std::convert::From<CreateTaskResult> for Task {
 }
 crate::rt::object! {
     CreateTaskResult {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType" fixed RESULT_TYPE: &str = "task",
-        "taskId": required task_id: String,
-        "status": required status: TaskStatus,
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        [
+            "_meta": optional meta: ResultMetaObject,
+            "resultType" fixed RESULT_TYPE: &str = "task",
+            "taskId": required task_id: String,
+            "status": required status: TaskStatus,
+            "statusMessage": optional status_message: String,
+            "createdAt": required created_at: String,
+            "lastUpdatedAt": required last_updated_at: String,
+            "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        ]
+        [
+            "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        ]
     }
 }
 
@@ -1071,15 +1075,19 @@ impl ::std::convert::From<GetTaskResultCancelledTask> for CancelledTask {
 }
 crate::rt::object! {
     GetTaskResultCancelledTask {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType" fixed RESULT_TYPE: &str = "complete",
-        "taskId": required task_id: String,
-        "status" fixed STATUS: &str = "cancelled",
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        [
+            "_meta": optional meta: ResultMetaObject,
+            "resultType" fixed RESULT_TYPE: &str = "complete",
+            "taskId": required task_id: String,
+            "status" fixed STATUS: &str = "cancelled",
+            "statusMessage": optional status_message: String,
+            "createdAt": required created_at: String,
+            "lastUpdatedAt": required last_updated_at: String,
+            "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        ]
+        [
+            "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        ]
     }
 }
 
@@ -1213,16 +1221,20 @@ impl ::std::convert::From<GetTaskResultCompletedTask> for CompletedTask {
 }
 crate::rt::object! {
     GetTaskResultCompletedTask {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType" fixed RESULT_TYPE: &str = "complete",
-        "taskId": required task_id: String,
-        "status" fixed STATUS: &str = "completed",
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        "result": required result: crate::Extra,
+        [
+            "_meta": optional meta: ResultMetaObject,
+            "resultType" fixed RESULT_TYPE: &str = "complete",
+            "taskId": required task_id: String,
+            "status" fixed STATUS: &str = "completed",
+            "statusMessage": optional status_message: String,
+            "createdAt": required created_at: String,
+            "lastUpdatedAt": required last_updated_at: String,
+            "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        ]
+        [
+            "pollIntervalMs": optional poll_interval_ms: i64 as int,
+            "result": required result: crate::Extra,
+        ]
     }
 }
 
@@ -1354,16 +1366,20 @@ impl ::std::convert::From<GetTaskResultFailedTask> for FailedTask {
 }
 crate::rt::object! {
     GetTaskResultFailedTask {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType" fixed RESULT_TYPE: &str = "complete",
-        "taskId": required task_id: String,
-        "status" fixed STATUS: &str = "failed",
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        "error": required error: Error,
+        [
+            "_meta": optional meta: ResultMetaObject,
+            "resultType" fixed RESULT_TYPE: &str = "complete",
+            "taskId": required task_id: String,
+            "status" fixed STATUS: &str = "failed",
+            "statusMessage": optional status_message: String,
+            "createdAt": required created_at: String,
+            "lastUpdatedAt": required last_updated_at: String,
+            "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        ]
+        [
+            "pollIntervalMs": optional poll_interval_ms: i64 as int,
+            "error": required error: Error,
+        ]
     }
 }
 
@@ -1498,16 +1514,20 @@ impl ::std::convert::From<GetTaskResultInputRequiredTask> for InputRequiredTask 
 }
 crate::rt::object! {
     GetTaskResultInputRequiredTask {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType" fixed RESULT_TYPE: &str = "complete",
-        "taskId": required task_id: String,
-        "status" fixed STATUS: &str = "input_required",
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        "inputRequests": required input_requests: InputRequests,
+        [
+            "_meta": optional meta: ResultMetaObject,
+            "resultType" fixed RESULT_TYPE: &str = "complete",
+            "taskId": required task_id: String,
+            "status" fixed STATUS: &str = "input_required",
+            "statusMessage": optional status_message: String,
+            "createdAt": required created_at: String,
+            "lastUpdatedAt": required last_updated_at: String,
+            "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        ]
+        [
+            "pollIntervalMs": optional poll_interval_ms: i64 as int,
+            "inputRequests": required input_requests: InputRequests,
+        ]
     }
 }
 
@@ -1634,15 +1654,19 @@ impl ::std::convert::From<GetTaskResultWorkingTask> for WorkingTask {
 }
 crate::rt::object! {
     GetTaskResultWorkingTask {
-        "_meta": optional meta: ResultMetaObject,
-        "resultType" fixed RESULT_TYPE: &str = "complete",
-        "taskId": required task_id: String,
-        "status" fixed STATUS: &str = "working",
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        [
+            "_meta": optional meta: ResultMetaObject,
+            "resultType" fixed RESULT_TYPE: &str = "complete",
+            "taskId": required task_id: String,
+            "status" fixed STATUS: &str = "working",
+            "statusMessage": optional status_message: String,
+            "createdAt": required created_at: String,
+            "lastUpdatedAt": required last_updated_at: String,
+            "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+        ]
+        [
+            "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        ]
     }
 }
 
@@ -2483,15 +2507,19 @@ impl ::std::convert::From<TaskStatusNotificationParamsCompletedTask> for Complet
 }
 crate::rt::object! {
     TaskStatusNotificationParamsCompletedTask {
-        "_meta": optional meta: NotificationMetaObject,
-        "taskId": required task_id: String,
-        "status" fixed STATUS: &str = "completed",
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        "result": required result: crate::Extra,
+        [
+            "_meta": optional meta: NotificationMetaObject,
+            "taskId": required task_id: String,
+            "status" fixed STATUS: &str = "completed",
+            "statusMessage": optional status_message: String,
+            "createdAt": required created_at: String,
+            "lastUpdatedAt": required last_updated_at: String,
+            "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+            "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        ]
+        [
+            "result": required result: crate::Extra,
+        ]
     }
 }
 
@@ -2645,15 +2673,19 @@ impl ::std::convert::From<TaskStatusNotificationParamsFailedTask> for FailedTask
 }
 crate::rt::object! {
     TaskStatusNotificationParamsFailedTask {
-        "_meta": optional meta: NotificationMetaObject,
-        "taskId": required task_id: String,
-        "status" fixed STATUS: &str = "failed",
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        "error": required error: Error,
+        [
+            "_meta": optional meta: NotificationMetaObject,
+            "taskId": required task_id: String,
+            "status" fixed STATUS: &str = "failed",
+            "statusMessage": optional status_message: String,
+            "createdAt": required created_at: String,
+            "lastUpdatedAt": required last_updated_at: String,
+            "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+            "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        ]
+        [
+            "error": required error: Error,
+        ]
     }
 }
 
@@ -2810,15 +2842,19 @@ impl ::std::convert::From<TaskStatusNotificationParamsInputRequiredTask> for Inp
 }
 crate::rt::object! {
     TaskStatusNotificationParamsInputRequiredTask {
-        "_meta": optional meta: NotificationMetaObject,
-        "taskId": required task_id: String,
-        "status" fixed STATUS: &str = "input_required",
-        "statusMessage": optional status_message: String,
-        "createdAt": required created_at: String,
-        "lastUpdatedAt": required last_updated_at: String,
-        "ttlMs": required ttl_ms: Option<i64> as nullable_int,
-        "pollIntervalMs": optional poll_interval_ms: i64 as int,
-        "inputRequests": required input_requests: InputRequests,
+        [
+            "_meta": optional meta: NotificationMetaObject,
+            "taskId": required task_id: String,
+            "status" fixed STATUS: &str = "input_required",
+            "statusMessage": optional status_message: String,
+            "createdAt": required created_at: String,
+            "lastUpdatedAt": required last_updated_at: String,
+            "ttlMs": required ttl_ms: Option<i64> as nullable_int,
+            "pollIntervalMs": optional poll_interval_ms: i64 as int,
+        ]
+        [
+            "inputRequests": required input_requests: InputRequests,
+        ]
     }
 }
 
