@@ -11,8 +11,7 @@
 //! keys is checked once, here (see BENCHMARKS.md, Compile time).
 //!
 //! A tuple has at most [`SLOTS_PER_GROUP`] slots; a struct with more members has
-//! a tuple of such tuples ([`Groups`]), each of them that many members but the
-//! last.
+//! such tuples nested ([`Groups`]: the first full tuple, then the rest).
 
 use std::marker::PhantomData;
 
