@@ -30,11 +30,11 @@ pub use crate::rt::registry::{Entry, Kind, Registry, State};
 
 /// The registry of this crate's revisions: what the functions below look in.
 pub static REGISTRY: Registry =
-    Registry { revisions: crate::REVISIONS, entries: ENTRIES, protocol_versions: PROTOCOL_VERSIONS };
+    Registry::new(crate::REVISIONS, PROTOCOL_VERSIONS, ENTRIES, STATE_LISTS, SAME_AS_LISTS);
 
 /// Every entry, sorted by path.
 pub fn entries() -> &'static [Entry] {
-    ENTRIES
+    REGISTRY.entries()
 }
 
 /// The entry for a path.

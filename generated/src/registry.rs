@@ -40,11 +40,11 @@ pub use crate::rt::registry::{Entry, Kind, Registry, State};
 
 /// The registry of this crate's revisions: what the functions below look in.
 pub static REGISTRY: Registry =
-    Registry { revisions: crate::REVISIONS, entries: ENTRIES, protocol_versions: PROTOCOL_VERSIONS };
+    Registry::new(crate::REVISIONS, PROTOCOL_VERSIONS, ENTRIES, STATE_LISTS, SAME_AS_LISTS);
 
 /// Every entry, sorted by path.
 pub fn entries() -> &'static [Entry] {
-    ENTRIES
+    REGISTRY.entries()
 }
 
 /// The entry for a path.
@@ -317,6 +317,27 @@ const S18: &[State] = &[
     State::Unnamed {
         last_named: "2025-11-25",
     },
+];
+const STATE_LISTS: &[&[State]] = &[
+    S0,
+    S1,
+    S2,
+    S3,
+    S4,
+    S5,
+    S6,
+    S7,
+    S8,
+    S9,
+    S10,
+    S11,
+    S12,
+    S13,
+    S14,
+    S15,
+    S16,
+    S17,
+    S18,
 ];
 const A0: &[::std::option::Option<&str>] = &[
     ::std::option::Option::None,
@@ -1126,436 +1147,846 @@ const A97: &[::std::option::Option<&str>] = &[
     ::std::option::Option::None,
     ::std::option::Option::None,
 ];
-static ENTRIES: &[Entry] = crate::rt::registry_entries![
-    crate ::REVISIONS; "Annotated" Type S0 A0, "Annotated.annotations" Field S0 A0,
-    "Annotated.annotations.audience" Field S0 A0, "Annotated.annotations.priority" Field
-    S0 A0, "Annotations" Type S1 A0, "Annotations.audience" Field S1 A0,
-    "Annotations.lastModified" Field S2 A0, "Annotations.priority" Field S1 A0,
-    "AudioContent" Type S1 A0, "AudioContent._meta" Field S2 A0,
-    "AudioContent.annotations" Field S1 A0, "AudioContent.data" Field S1 A0,
-    "AudioContent.mimeType" Field S1 A0, "AudioContent.type" Field S1 A0, "BaseMetadata"
-    Type S2 A0, "BaseMetadata.name" Field S2 A0, "BaseMetadata.title" Field S2 A0,
-    "BlobResourceContents" Type S3 A0, "BlobResourceContents.blob" Field S3 A0,
-    "BooleanSchema" Type S2 A0, "BooleanSchema.default" Field S2 A0,
-    "BooleanSchema.description" Field S2 A0, "BooleanSchema.title" Field S2 A0,
-    "BooleanSchema.type" Field S2 A0, "CacheableResult" Type S4 A0,
-    "CacheableResult.cacheScope" Field S4 A0, "CacheableResult.cacheScope.\"private\""
-    Value S4 A0, "CacheableResult.cacheScope.\"public\"" Value S4 A0,
-    "CacheableResult.ttlMs" Field S4 A0, "CallToolRequest" Type S3 A0,
-    "CallToolRequest.method" Field S3 A0, "CallToolRequest.params" Field S3 A0,
-    "CallToolRequest.params.arguments" Field S3 A1, "CallToolRequest.params.name" Field
-    S3 A2, "CallToolRequestParams" Type S3 A3, "CallToolRequestParams.arguments" Field S3
-    A4, "CallToolRequestParams.name" Field S3 A5, "CallToolResult" Type S3 A0,
-    "CallToolResult.content" Field S3 A0, "CallToolResult.isError" Field S3 A0,
-    "CallToolResult.structuredContent" Field S2 A0, "CallToolResultResponse" Type S4 A0,
-    "CallToolResultResponse.result" Field S4 A0, "CancelTaskRequest" Type S5 A0,
-    "CancelTaskRequest.method" Field S5 A0, "CancelTaskRequest.params" Field S5 A0,
-    "CancelTaskRequest.params.taskId" Field S5 A0, "CancelTaskResult" Type S5 A0,
-    "CancelledNotification" Type S3 A0, "CancelledNotification.method" Field S3 A0,
-    "CancelledNotification.params" Field S3 A0, "CancelledNotification.params.reason"
-    Field S3 A6, "CancelledNotification.params.requestId" Field S3 A7,
-    "CancelledNotificationParams" Type S3 A8, "CancelledNotificationParams.reason" Field
-    S3 A9, "CancelledNotificationParams.requestId" Field S3 A10, "ClientCapabilities"
-    Type S3 A0, "ClientCapabilities.elicitation" Field S2 A0,
-    "ClientCapabilities.elicitation.form" Field S6 A0,
-    "ClientCapabilities.elicitation.url" Field S6 A0, "ClientCapabilities.experimental"
-    Field S3 A0, "ClientCapabilities.extensions" Field S4 A0, "ClientCapabilities.roots"
-    Field S7 A0, "ClientCapabilities.roots.listChanged" Field S8 A0,
-    "ClientCapabilities.sampling" Field S7 A0, "ClientCapabilities.sampling.context"
-    Field S6 A0, "ClientCapabilities.sampling.tools" Field S6 A0,
-    "ClientCapabilities.tasks" Field S5 A0, "ClientCapabilities.tasks.cancel" Field S5
-    A0, "ClientCapabilities.tasks.list" Field S5 A0, "ClientCapabilities.tasks.requests"
-    Field S5 A0, "ClientCapabilities.tasks.requests.elicitation" Field S5 A0,
-    "ClientCapabilities.tasks.requests.elicitation.create" Field S5 A0,
-    "ClientCapabilities.tasks.requests.sampling" Field S5 A0,
-    "ClientCapabilities.tasks.requests.sampling.createMessage" Field S5 A0,
-    "ClientNotification" Type S3 A0, "ClientRequest" Type S3 A0, "ClientResult" Type S3
-    A0, "CompleteRequest" Type S3 A0, "CompleteRequest.method" Field S3 A0,
-    "CompleteRequest.params" Field S3 A0, "CompleteRequest.params.argument" Field S3 A11,
-    "CompleteRequest.params.argument.name" Field S3 A12,
-    "CompleteRequest.params.argument.value" Field S3 A13,
-    "CompleteRequest.params.context" Field S2 A14,
-    "CompleteRequest.params.context.arguments" Field S2 A15, "CompleteRequest.params.ref"
-    Field S3 A16, "CompleteRequestParams" Type S3 A17, "CompleteRequestParams.argument"
-    Field S3 A18, "CompleteRequestParams.argument.name" Field S3 A19,
-    "CompleteRequestParams.argument.value" Field S3 A20, "CompleteRequestParams.context"
-    Field S2 A21, "CompleteRequestParams.context.arguments" Field S2 A22,
-    "CompleteRequestParams.ref" Field S3 A23, "CompleteResult" Type S3 A0,
-    "CompleteResult.completion" Field S3 A0, "CompleteResult.completion.hasMore" Field S3
-    A0, "CompleteResult.completion.total" Field S3 A0, "CompleteResult.completion.values"
-    Field S3 A0, "CompleteResultResponse" Type S4 A0, "CompleteResultResponse.result"
-    Field S4 A0, "ContentBlock" Type S2 A0, "CreateMessageRequest" Type S7 A0,
-    "CreateMessageRequest.method" Field S3 A0, "CreateMessageRequest.params" Field S3 A0,
-    "CreateMessageRequest.params.includeContext" Field S3 A24,
-    "CreateMessageRequest.params.includeContext.\"allServers\"" Value S9 A25,
-    "CreateMessageRequest.params.includeContext.\"none\"" Value S3 A26,
-    "CreateMessageRequest.params.includeContext.\"thisServer\"" Value S9 A27,
-    "CreateMessageRequest.params.maxTokens" Field S3 A28,
-    "CreateMessageRequest.params.messages" Field S3 A29,
-    "CreateMessageRequest.params.metadata" Field S3 A30,
-    "CreateMessageRequest.params.modelPreferences" Field S3 A31,
-    "CreateMessageRequest.params.stopSequences" Field S3 A32,
-    "CreateMessageRequest.params.systemPrompt" Field S3 A33,
-    "CreateMessageRequest.params.temperature" Field S3 A34, "CreateMessageRequestParams"
-    Type S7 A35, "CreateMessageRequestParams.includeContext" Field S3 A36,
-    "CreateMessageRequestParams.includeContext.\"allServers\"" Value S9 A37,
-    "CreateMessageRequestParams.includeContext.\"none\"" Value S3 A38,
-    "CreateMessageRequestParams.includeContext.\"thisServer\"" Value S9 A39,
-    "CreateMessageRequestParams.maxTokens" Field S3 A40,
-    "CreateMessageRequestParams.messages" Field S3 A41,
-    "CreateMessageRequestParams.metadata" Field S3 A42,
-    "CreateMessageRequestParams.modelPreferences" Field S3 A43,
-    "CreateMessageRequestParams.stopSequences" Field S3 A44,
-    "CreateMessageRequestParams.systemPrompt" Field S3 A45,
-    "CreateMessageRequestParams.temperature" Field S3 A46,
-    "CreateMessageRequestParams.toolChoice" Field S6 A0,
-    "CreateMessageRequestParams.tools" Field S6 A0, "CreateMessageResult" Type S7 A0,
-    "CreateMessageResult.model" Field S3 A0, "CreateMessageResult.stopReason" Field S3
-    A0, "CreateMessageResult.stopReason.\"endTurn\"" Value S3 A0,
-    "CreateMessageResult.stopReason.\"maxTokens\"" Value S3 A0,
-    "CreateMessageResult.stopReason.\"stopSequence\"" Value S3 A0,
-    "CreateMessageResult.stopReason.\"toolUse\"" Value S6 A0, "CreateTaskResult" Type S5
-    A0, "CreateTaskResult.task" Field S5 A0, "Cursor" Type S3 A0, "DiscoverRequest" Type
-    S4 A0, "DiscoverRequest.method" Field S4 A0, "DiscoverRequest.params" Field S4 A0,
-    "DiscoverResult" Type S4 A0, "DiscoverResult.capabilities" Field S4 A0,
-    "DiscoverResult.instructions" Field S4 A0, "DiscoverResult.supportedVersions" Field
-    S4 A0, "DiscoverResultResponse" Type S4 A0, "DiscoverResultResponse.result" Field S4
-    A0, "ElicitRequest" Type S2 A0, "ElicitRequest.method" Field S2 A0,
-    "ElicitRequest.params" Field S2 A0, "ElicitRequest.params.message" Field S10 A0,
-    "ElicitRequest.params.requestedSchema" Field S10 A0,
-    "ElicitRequest.params.requestedSchema.properties" Field S10 A0,
-    "ElicitRequest.params.requestedSchema.required" Field S10 A0,
-    "ElicitRequest.params.requestedSchema.type" Field S10 A0, "ElicitRequestFormParams"
-    Type S6 A0, "ElicitRequestFormParams.message" Field S6 A0,
-    "ElicitRequestFormParams.mode" Field S6 A0, "ElicitRequestFormParams.mode.\"form\""
-    Value S6 A0, "ElicitRequestFormParams.requestedSchema" Field S6 A0,
-    "ElicitRequestFormParams.requestedSchema.$schema" Field S6 A0,
-    "ElicitRequestFormParams.requestedSchema.properties" Field S6 A0,
-    "ElicitRequestFormParams.requestedSchema.required" Field S6 A0,
-    "ElicitRequestFormParams.requestedSchema.type" Field S6 A0, "ElicitRequestParams"
-    Type S2 A47, "ElicitRequestURLParams" Type S6 A0,
-    "ElicitRequestURLParams.elicitationId" Field S5 A0, "ElicitRequestURLParams.message"
-    Field S6 A0, "ElicitRequestURLParams.mode" Field S6 A0, "ElicitRequestURLParams.url"
-    Field S6 A0, "ElicitResult" Type S2 A0, "ElicitResult.action" Field S2 A0,
-    "ElicitResult.action.\"accept\"" Value S2 A0, "ElicitResult.action.\"cancel\"" Value
-    S2 A0, "ElicitResult.action.\"decline\"" Value S2 A0, "ElicitResult.content" Field S2
-    A0, "ElicitationCompleteNotification" Type S5 A0,
-    "ElicitationCompleteNotification.method" Field S5 A0,
-    "ElicitationCompleteNotification.params" Field S5 A0,
-    "ElicitationCompleteNotification.params.elicitationId" Field S5 A0,
-    "EmbeddedResource" Type S3 A0, "EmbeddedResource._meta" Field S2 A0,
-    "EmbeddedResource.annotations" Field S3 A48, "EmbeddedResource.resource" Field S3 A0,
-    "EmbeddedResource.type" Field S3 A0, "EmptyResult" Type S3 A0, "EnumSchema" Type S2
-    A0, "EnumSchema.description" Field S10 A0, "EnumSchema.enum" Field S10 A0,
-    "EnumSchema.enumNames" Field S10 A0, "EnumSchema.title" Field S10 A0,
-    "EnumSchema.type" Field S10 A0, "Error" Type S6 A0, "Error.code" Field S6 A0,
-    "Error.data" Field S6 A0, "Error.message" Field S6 A0, "GetPromptRequest" Type S3 A0,
-    "GetPromptRequest.method" Field S3 A0, "GetPromptRequest.params" Field S3 A0,
-    "GetPromptRequest.params.arguments" Field S3 A49, "GetPromptRequest.params.name"
-    Field S3 A50, "GetPromptRequestParams" Type S3 A51,
-    "GetPromptRequestParams.arguments" Field S3 A52, "GetPromptRequestParams.name" Field
-    S3 A53, "GetPromptResult" Type S3 A0, "GetPromptResult.description" Field S3 A0,
-    "GetPromptResult.messages" Field S3 A0, "GetPromptResultResponse" Type S4 A0,
-    "GetPromptResultResponse.result" Field S4 A0, "GetTaskPayloadRequest" Type S5 A0,
-    "GetTaskPayloadRequest.method" Field S5 A0, "GetTaskPayloadRequest.params" Field S5
-    A0, "GetTaskPayloadRequest.params.taskId" Field S5 A0, "GetTaskPayloadResult" Type S5
-    A0, "GetTaskRequest" Type S5 A0, "GetTaskRequest.method" Field S5 A0,
-    "GetTaskRequest.params" Field S5 A0, "GetTaskRequest.params.taskId" Field S5 A0,
-    "GetTaskResult" Type S5 A0, "HEADER_MISMATCH" Const S4 A0, "HeaderMismatchError" Type
-    S4 A0, "HeaderMismatchError.error" Field S4 A0, "HeaderMismatchError.error.code"
-    Field S4 A0, "INTERNAL_ERROR" Const S3 A0, "INVALID_PARAMS" Const S3 A0,
-    "INVALID_REQUEST" Const S3 A0, "Icon" Type S6 A0, "Icon.mimeType" Field S6 A0,
-    "Icon.sizes" Field S6 A0, "Icon.src" Field S6 A0, "Icon.theme" Field S6 A0,
-    "Icon.theme.\"dark\"" Value S6 A0, "Icon.theme.\"light\"" Value S6 A0, "Icons" Type
-    S6 A0, "Icons.icons" Field S6 A0, "ImageContent" Type S3 A0, "ImageContent._meta"
-    Field S2 A0, "ImageContent.annotations" Field S3 A48, "ImageContent.data" Field S3
-    A0, "ImageContent.mimeType" Field S3 A0, "ImageContent.type" Field S3 A0,
-    "Implementation" Type S3 A0, "Implementation.description" Field S6 A0,
-    "Implementation.name" Field S3 A54, "Implementation.version" Field S3 A0,
-    "Implementation.websiteUrl" Field S6 A0, "InitializeRequest" Type S8 A0,
-    "InitializeRequest.method" Field S8 A0, "InitializeRequest.params" Field S8 A0,
-    "InitializeRequest.params.capabilities" Field S8 A55,
-    "InitializeRequest.params.clientInfo" Field S8 A56,
-    "InitializeRequest.params.protocolVersion" Field S8 A57, "InitializeRequestParams"
-    Type S8 A58, "InitializeRequestParams.capabilities" Field S8 A59,
-    "InitializeRequestParams.clientInfo" Field S8 A60,
-    "InitializeRequestParams.protocolVersion" Field S8 A61, "InitializeResult" Type S8
-    A0, "InitializeResult.capabilities" Field S8 A0, "InitializeResult.instructions"
-    Field S8 A0, "InitializeResult.protocolVersion" Field S8 A0,
-    "InitializeResult.serverInfo" Field S8 A0, "InitializedNotification" Type S8 A0,
-    "InitializedNotification.method" Field S8 A0, "InitializedNotification.params" Field
-    S8 A62, "InputRequest" Type S4 A0, "InputRequests" Type S4 A0, "InputRequiredResult"
-    Type S4 A0, "InputRequiredResult.inputRequests" Field S4 A0,
-    "InputRequiredResult.requestState" Field S4 A0, "InputResponse" Type S4 A0,
-    "InputResponseRequestParams" Type S4 A0, "InputResponseRequestParams.inputResponses"
-    Field S4 A0, "InputResponseRequestParams.requestState" Field S4 A0, "InputResponses"
-    Type S4 A0, "InternalError" Type S4 A0, "InternalError.code" Field S4 A0,
-    "InvalidParamsError" Type S4 A0, "InvalidParamsError.code" Field S4 A0,
-    "InvalidRequestError" Type S4 A0, "InvalidRequestError.code" Field S4 A0, "JSONArray"
-    Type S4 A0, "JSONObject" Type S4 A0, "JSONRPCBatchRequest" Type S11 A0,
-    "JSONRPCBatchResponse" Type S11 A0, "JSONRPCError" Type S12 A0, "JSONRPCError.error"
-    Field S12 A0, "JSONRPCError.error.code" Field S12 A0, "JSONRPCError.error.data" Field
-    S12 A0, "JSONRPCError.error.message" Field S12 A0, "JSONRPCError.id" Field S12 A0,
-    "JSONRPCError.jsonrpc" Field S12 A0, "JSONRPCErrorResponse" Type S6 A0,
-    "JSONRPCErrorResponse.error" Field S6 A0, "JSONRPCErrorResponse.id" Field S6 A0,
-    "JSONRPCErrorResponse.jsonrpc" Field S6 A0, "JSONRPCMessage" Type S3 A0,
-    "JSONRPCNotification" Type S3 A0, "JSONRPCNotification.jsonrpc" Field S3 A0,
-    "JSONRPCRequest" Type S3 A0, "JSONRPCRequest.id" Field S3 A0,
-    "JSONRPCRequest.jsonrpc" Field S3 A0, "JSONRPCResponse" Type S3 A0,
-    "JSONRPCResponse.id" Field S12 A0, "JSONRPCResponse.jsonrpc" Field S12 A0,
-    "JSONRPCResponse.result" Field S12 A0, "JSONRPCResultResponse" Type S6 A0,
-    "JSONRPCResultResponse.id" Field S6 A0, "JSONRPCResultResponse.jsonrpc" Field S6 A0,
-    "JSONRPCResultResponse.result" Field S6 A0, "JSONRPC_VERSION" Const S3 A0,
-    "JSONValue" Type S4 A0, "LATEST_PROTOCOL_VERSION" Const S3 A0,
-    "LegacyTitledEnumSchema" Type S6 A0, "LegacyTitledEnumSchema.default" Field S6 A0,
-    "LegacyTitledEnumSchema.description" Field S6 A0, "LegacyTitledEnumSchema.enum" Field
-    S6 A0, "LegacyTitledEnumSchema.enumNames" Field S6 A0, "LegacyTitledEnumSchema.title"
-    Field S6 A0, "LegacyTitledEnumSchema.type" Field S6 A0, "ListPromptsRequest" Type S3
-    A0, "ListPromptsRequest.method" Field S3 A0, "ListPromptsResult" Type S3 A0,
-    "ListPromptsResult.prompts" Field S3 A0, "ListPromptsResultResponse" Type S4 A0,
-    "ListPromptsResultResponse.result" Field S4 A0, "ListResourceTemplatesRequest" Type
-    S3 A0, "ListResourceTemplatesRequest.method" Field S3 A0,
-    "ListResourceTemplatesResult" Type S3 A0,
-    "ListResourceTemplatesResult.resourceTemplates" Field S3 A0,
-    "ListResourceTemplatesResultResponse" Type S4 A0,
-    "ListResourceTemplatesResultResponse.result" Field S4 A0, "ListResourcesRequest" Type
-    S3 A0, "ListResourcesRequest.method" Field S3 A0, "ListResourcesResult" Type S3 A0,
-    "ListResourcesResult.resources" Field S3 A0, "ListResourcesResultResponse" Type S4
-    A0, "ListResourcesResultResponse.result" Field S4 A0, "ListRootsRequest" Type S7 A0,
-    "ListRootsRequest.method" Field S3 A0, "ListRootsRequest.params" Field S3 A63,
-    "ListRootsRequest.params._meta" Field S3 A64, "ListRootsResult" Type S7 A0,
-    "ListRootsResult.roots" Field S3 A0, "ListTasksRequest" Type S5 A0,
-    "ListTasksRequest.method" Field S5 A0, "ListTasksResult" Type S5 A0,
-    "ListTasksResult.tasks" Field S5 A0, "ListToolsRequest" Type S3 A0,
-    "ListToolsRequest.method" Field S3 A0, "ListToolsResult" Type S3 A0,
-    "ListToolsResult.tools" Field S3 A0, "ListToolsResultResponse" Type S4 A0,
-    "ListToolsResultResponse.result" Field S4 A0, "LoggingLevel" Type S7 A0,
-    "LoggingLevel.\"alert\"" Value S3 A0, "LoggingLevel.\"critical\"" Value S3 A0,
-    "LoggingLevel.\"debug\"" Value S3 A0, "LoggingLevel.\"emergency\"" Value S3 A0,
-    "LoggingLevel.\"error\"" Value S3 A0, "LoggingLevel.\"info\"" Value S3 A0,
-    "LoggingLevel.\"notice\"" Value S3 A0, "LoggingLevel.\"warning\"" Value S3 A0,
-    "LoggingMessageNotification" Type S7 A0, "LoggingMessageNotification.method" Field S3
-    A0, "LoggingMessageNotification.params" Field S3 A0,
-    "LoggingMessageNotification.params.data" Field S3 A65,
-    "LoggingMessageNotification.params.level" Field S3 A66,
-    "LoggingMessageNotification.params.logger" Field S3 A67,
-    "LoggingMessageNotificationParams" Type S7 A68,
-    "LoggingMessageNotificationParams.data" Field S3 A69,
-    "LoggingMessageNotificationParams.level" Field S3 A70,
-    "LoggingMessageNotificationParams.logger" Field S3 A71, "METHOD_NOT_FOUND" Const S3
-    A0, "MISSING_REQUIRED_CLIENT_CAPABILITY" Const S4 A0, "MetaObject" Type S4 A0,
-    "MethodNotFoundError" Type S4 A0, "MethodNotFoundError.code" Field S4 A0,
-    "MissingRequiredClientCapabilityError" Type S4 A0,
-    "MissingRequiredClientCapabilityError.error" Field S4 A0,
-    "MissingRequiredClientCapabilityError.error.code" Field S4 A0,
-    "MissingRequiredClientCapabilityError.error.data" Field S4 A0,
-    "MissingRequiredClientCapabilityError.error.data.requiredCapabilities" Field S4 A0,
-    "ModelHint" Type S7 A0, "ModelHint.name" Field S3 A0, "ModelPreferences" Type S7 A0,
-    "ModelPreferences.costPriority" Field S3 A0, "ModelPreferences.hints" Field S3 A0,
-    "ModelPreferences.intelligencePriority" Field S3 A0, "ModelPreferences.speedPriority"
-    Field S3 A0, "MultiSelectEnumSchema" Type S6 A0, "Notification" Type S3 A0,
-    "Notification.method" Field S3 A0, "Notification.params" Field S3 A0,
-    "Notification.params._meta" Field S13 A0, "NotificationMetaObject" Type S4 A0,
-    "NotificationMetaObject.\"io.modelcontextprotocol/subscriptionId\"" Field S4 A0,
-    "NotificationParams" Type S3 A62, "NotificationParams._meta" Field S3 A72,
-    "NumberSchema" Type S2 A0, "NumberSchema.default" Field S6 A0,
-    "NumberSchema.description" Field S2 A0, "NumberSchema.maximum" Field S2 A0,
-    "NumberSchema.minimum" Field S2 A0, "NumberSchema.title" Field S2 A0,
-    "NumberSchema.type" Field S2 A0, "NumberSchema.type.\"integer\"" Value S2 A0,
-    "NumberSchema.type.\"number\"" Value S2 A0, "PARSE_ERROR" Const S3 A0,
-    "PaginatedRequest" Type S3 A0, "PaginatedRequest.params" Field S3 A0,
-    "PaginatedRequest.params.cursor" Field S3 A73, "PaginatedRequestParams" Type S3 A74,
-    "PaginatedRequestParams.cursor" Field S3 A75, "PaginatedResult" Type S3 A0,
-    "PaginatedResult.nextCursor" Field S3 A0, "ParseError" Type S4 A0, "ParseError.code"
-    Field S4 A0, "PingRequest" Type S8 A0, "PingRequest.method" Field S8 A0,
-    "PingRequest.params" Field S8 A63, "PrimitiveSchemaDefinition" Type S2 A0,
-    "ProgressNotification" Type S3 A0, "ProgressNotification.method" Field S3 A0,
-    "ProgressNotification.params" Field S3 A0, "ProgressNotification.params.message"
-    Field S1 A76, "ProgressNotification.params.progress" Field S3 A77,
-    "ProgressNotification.params.progressToken" Field S3 A78,
-    "ProgressNotification.params.total" Field S3 A79, "ProgressNotificationParams" Type
-    S3 A80, "ProgressNotificationParams.message" Field S1 A81,
-    "ProgressNotificationParams.progress" Field S3 A82,
-    "ProgressNotificationParams.progressToken" Field S3 A83,
-    "ProgressNotificationParams.total" Field S3 A84, "ProgressToken" Type S3 A0, "Prompt"
-    Type S3 A0, "Prompt._meta" Field S2 A0, "Prompt.arguments" Field S3 A0,
-    "Prompt.description" Field S3 A0, "Prompt.name" Field S3 A54, "PromptArgument" Type
-    S3 A0, "PromptArgument.description" Field S3 A0, "PromptArgument.name" Field S3 A54,
-    "PromptArgument.required" Field S3 A0, "PromptListChangedNotification" Type S3 A0,
-    "PromptListChangedNotification.method" Field S3 A0,
-    "PromptListChangedNotification.params" Field S3 A62, "PromptMessage" Type S3 A0,
-    "PromptMessage.content" Field S3 A0, "PromptMessage.role" Field S3 A0,
-    "PromptReference" Type S3 A0, "PromptReference.name" Field S3 A54,
-    "PromptReference.type" Field S3 A0, "ReadResourceRequest" Type S3 A0,
-    "ReadResourceRequest.method" Field S3 A0, "ReadResourceRequest.params" Field S3 A0,
-    "ReadResourceRequest.params.uri" Field S3 A85, "ReadResourceRequestParams" Type S3
-    A86, "ReadResourceResult" Type S3 A0, "ReadResourceResult.contents" Field S3 A0,
-    "ReadResourceResultResponse" Type S4 A0, "ReadResourceResultResponse.result" Field S4
-    A0, "RelatedTaskMetadata" Type S5 A0, "RelatedTaskMetadata.taskId" Field S5 A0,
-    "Request" Type S3 A0, "Request.method" Field S3 A0, "Request.params" Field S3 A0,
-    "Request.params._meta" Field S13 A0, "Request.params._meta.progressToken" Field S12
-    A0, "RequestId" Type S3 A0, "RequestMetaObject" Type S4 A0,
-    "RequestMetaObject.\"io.modelcontextprotocol/clientCapabilities\"" Field S4 A0,
-    "RequestMetaObject.\"io.modelcontextprotocol/clientInfo\"" Field S4 A0,
-    "RequestMetaObject.\"io.modelcontextprotocol/logLevel\"" Field S14 A0,
-    "RequestMetaObject.\"io.modelcontextprotocol/protocolVersion\"" Field S4 A0,
-    "RequestMetaObject.progressToken" Field S4 A0, "RequestParams" Type S3 A63,
-    "RequestParams._meta" Field S3 A87, "RequestParams._meta.progressToken" Field S3 A88,
-    "Resource" Type S3 A0, "Resource._meta" Field S2 A0, "Resource.annotations" Field S3
-    A48, "Resource.description" Field S3 A0, "Resource.mimeType" Field S3 A0,
-    "Resource.name" Field S3 A54, "Resource.size" Field S3 A0, "Resource.uri" Field S3
-    A0, "ResourceContents" Type S3 A0, "ResourceContents._meta" Field S2 A0,
-    "ResourceContents.mimeType" Field S3 A0, "ResourceContents.uri" Field S3 A0,
-    "ResourceLink" Type S2 A0, "ResourceLink.type" Field S2 A0,
-    "ResourceListChangedNotification" Type S3 A0,
-    "ResourceListChangedNotification.method" Field S3 A0,
-    "ResourceListChangedNotification.params" Field S3 A62, "ResourceReference" Type S15
-    A0, "ResourceReference.type" Field S15 A0, "ResourceReference.uri" Field S15 A0,
-    "ResourceRequestParams" Type S6 A0, "ResourceRequestParams.uri" Field S6 A0,
-    "ResourceTemplate" Type S3 A0, "ResourceTemplate._meta" Field S2 A0,
-    "ResourceTemplate.annotations" Field S3 A48, "ResourceTemplate.description" Field S3
-    A0, "ResourceTemplate.mimeType" Field S3 A0, "ResourceTemplate.name" Field S3 A54,
-    "ResourceTemplate.uriTemplate" Field S3 A0, "ResourceTemplateReference" Type S2 A0,
-    "ResourceTemplateReference.type" Field S2 A0, "ResourceTemplateReference.uri" Field
-    S2 A0, "ResourceUpdatedNotification" Type S3 A0, "ResourceUpdatedNotification.method"
-    Field S3 A0, "ResourceUpdatedNotification.params" Field S3 A0,
-    "ResourceUpdatedNotification.params.uri" Field S3 A89,
-    "ResourceUpdatedNotificationParams" Type S3 A90,
-    "ResourceUpdatedNotificationParams.uri" Field S3 A91, "Result" Type S3 A0,
-    "Result._meta" Field S3 A0, "Result.resultType" Field S4 A0, "ResultMetaObject" Type
-    S4 A0, "ResultMetaObject.\"io.modelcontextprotocol/serverInfo\"" Field S4 A0,
-    "ResultType" Type S4 A0, "ResultType.\"complete\"" Value S4 A0,
-    "ResultType.\"input_required\"" Value S4 A0, "Role" Type S3 A0, "Role.\"assistant\""
-    Value S3 A0, "Role.\"user\"" Value S3 A0, "Root" Type S7 A0, "Root._meta" Field S2
-    A0, "Root.name" Field S3 A0, "Root.uri" Field S3 A0, "RootsListChangedNotification"
-    Type S8 A0, "RootsListChangedNotification.method" Field S8 A0,
-    "RootsListChangedNotification.params" Field S8 A62, "SamplingMessage" Type S7 A0,
-    "SamplingMessage._meta" Field S6 A0, "SamplingMessage.content" Field S3 A0,
-    "SamplingMessage.role" Field S3 A0, "SamplingMessageContentBlock" Type S16 A0,
-    "ServerCapabilities" Type S3 A0, "ServerCapabilities.completions" Field S1 A0,
-    "ServerCapabilities.experimental" Field S3 A0, "ServerCapabilities.extensions" Field
-    S4 A0, "ServerCapabilities.logging" Field S7 A0, "ServerCapabilities.prompts" Field
-    S3 A0, "ServerCapabilities.prompts.listChanged" Field S3 A0,
-    "ServerCapabilities.resources" Field S3 A0,
-    "ServerCapabilities.resources.listChanged" Field S3 A0,
-    "ServerCapabilities.resources.subscribe" Field S3 A0, "ServerCapabilities.tasks"
-    Field S5 A0, "ServerCapabilities.tasks.cancel" Field S5 A0,
-    "ServerCapabilities.tasks.list" Field S5 A0, "ServerCapabilities.tasks.requests"
-    Field S5 A0, "ServerCapabilities.tasks.requests.tools" Field S5 A0,
-    "ServerCapabilities.tasks.requests.tools.call" Field S5 A0,
-    "ServerCapabilities.tools" Field S3 A0, "ServerCapabilities.tools.listChanged" Field
-    S3 A0, "ServerNotification" Type S3 A0, "ServerRequest" Type S8 A0, "ServerResult"
-    Type S3 A0, "SetLevelRequest" Type S8 A0, "SetLevelRequest.method" Field S8 A0,
-    "SetLevelRequest.params" Field S8 A0, "SetLevelRequest.params.level" Field S8 A92,
-    "SetLevelRequestParams" Type S8 A93, "SetLevelRequestParams.level" Field S8 A94,
-    "SingleSelectEnumSchema" Type S6 A0, "StringSchema" Type S2 A0,
-    "StringSchema.default" Field S6 A0, "StringSchema.description" Field S2 A0,
-    "StringSchema.format" Field S2 A0, "StringSchema.format.\"date\"" Value S2 A0,
-    "StringSchema.format.\"date-time\"" Value S2 A0, "StringSchema.format.\"email\""
-    Value S2 A0, "StringSchema.format.\"uri\"" Value S2 A0, "StringSchema.maxLength"
-    Field S2 A0, "StringSchema.minLength" Field S2 A0, "StringSchema.title" Field S2 A0,
-    "StringSchema.type" Field S2 A0, "SubscribeRequest" Type S8 A0,
-    "SubscribeRequest.method" Field S8 A0, "SubscribeRequest.params" Field S8 A0,
-    "SubscribeRequest.params.uri" Field S8 A95, "SubscribeRequestParams" Type S8 A96,
-    "SubscriptionFilter" Type S4 A0, "SubscriptionFilter.promptsListChanged" Field S4 A0,
-    "SubscriptionFilter.resourceSubscriptions" Field S4 A0,
-    "SubscriptionFilter.resourcesListChanged" Field S4 A0,
-    "SubscriptionFilter.toolsListChanged" Field S4 A0,
-    "SubscriptionsAcknowledgedNotification" Type S4 A0,
-    "SubscriptionsAcknowledgedNotification.method" Field S4 A0,
-    "SubscriptionsAcknowledgedNotification.params" Field S4 A0,
-    "SubscriptionsAcknowledgedNotificationParams" Type S4 A0,
-    "SubscriptionsAcknowledgedNotificationParams.notifications" Field S4 A0,
-    "SubscriptionsListenRequest" Type S4 A0, "SubscriptionsListenRequest.method" Field S4
-    A0, "SubscriptionsListenRequest.params" Field S4 A0,
-    "SubscriptionsListenRequestParams" Type S4 A0,
-    "SubscriptionsListenRequestParams.notifications" Field S4 A0,
-    "SubscriptionsListenResult" Type S4 A0, "SubscriptionsListenResult._meta" Field S4
-    A0, "SubscriptionsListenResultMetaObject" Type S4 A0,
-    "SubscriptionsListenResultMetaObject.\"io.modelcontextprotocol/subscriptionId\""
-    Field S4 A0, "SubscriptionsListenResultResponse" Type S4 A0,
-    "SubscriptionsListenResultResponse.result" Field S4 A0, "Task" Type S5 A0,
-    "Task.createdAt" Field S5 A0, "Task.lastUpdatedAt" Field S5 A0, "Task.pollInterval"
-    Field S5 A0, "Task.status" Field S5 A0, "Task.statusMessage" Field S5 A0,
-    "Task.taskId" Field S5 A0, "Task.ttl" Field S5 A0, "TaskAugmentedRequestParams" Type
-    S5 A0, "TaskAugmentedRequestParams.task" Field S5 A0, "TaskMetadata" Type S5 A0,
-    "TaskMetadata.ttl" Field S5 A0, "TaskStatus" Type S5 A0, "TaskStatus.\"cancelled\""
-    Value S5 A0, "TaskStatus.\"completed\"" Value S5 A0, "TaskStatus.\"failed\"" Value S5
-    A0, "TaskStatus.\"input_required\"" Value S5 A0, "TaskStatus.\"working\"" Value S5
-    A0, "TaskStatusNotification" Type S5 A0, "TaskStatusNotification.method" Field S5 A0,
-    "TaskStatusNotification.params" Field S5 A0, "TaskStatusNotificationParams" Type S5
-    A0, "TextContent" Type S3 A0, "TextContent._meta" Field S2 A0,
-    "TextContent.annotations" Field S3 A48, "TextContent.text" Field S3 A0,
-    "TextContent.type" Field S3 A0, "TextResourceContents" Type S3 A0,
-    "TextResourceContents.text" Field S3 A0, "TitledMultiSelectEnumSchema" Type S6 A0,
-    "TitledMultiSelectEnumSchema.default" Field S6 A0,
-    "TitledMultiSelectEnumSchema.description" Field S6 A0,
-    "TitledMultiSelectEnumSchema.items" Field S6 A0,
-    "TitledMultiSelectEnumSchema.items.anyOf" Field S6 A0,
-    "TitledMultiSelectEnumSchema.items.anyOf[].const" Field S6 A0,
-    "TitledMultiSelectEnumSchema.items.anyOf[].title" Field S6 A0,
-    "TitledMultiSelectEnumSchema.maxItems" Field S6 A0,
-    "TitledMultiSelectEnumSchema.minItems" Field S6 A0,
-    "TitledMultiSelectEnumSchema.title" Field S6 A0, "TitledMultiSelectEnumSchema.type"
-    Field S6 A0, "TitledSingleSelectEnumSchema" Type S6 A0,
-    "TitledSingleSelectEnumSchema.default" Field S6 A0,
-    "TitledSingleSelectEnumSchema.description" Field S6 A0,
-    "TitledSingleSelectEnumSchema.oneOf" Field S6 A0,
-    "TitledSingleSelectEnumSchema.oneOf[].const" Field S6 A0,
-    "TitledSingleSelectEnumSchema.oneOf[].title" Field S6 A0,
-    "TitledSingleSelectEnumSchema.title" Field S6 A0, "TitledSingleSelectEnumSchema.type"
-    Field S6 A0, "Tool" Type S3 A0, "Tool._meta" Field S2 A0, "Tool.annotations" Field S1
-    A0, "Tool.description" Field S3 A0, "Tool.execution" Field S5 A0, "Tool.inputSchema"
-    Field S3 A0, "Tool.inputSchema.$schema" Field S6 A0, "Tool.inputSchema.properties"
-    Field S17 A0, "Tool.inputSchema.required" Field S17 A0, "Tool.inputSchema.type" Field
-    S3 A0, "Tool.name" Field S3 A54, "Tool.outputSchema" Field S2 A0,
-    "Tool.outputSchema.$schema" Field S6 A0, "Tool.outputSchema.properties" Field S18 A0,
-    "Tool.outputSchema.required" Field S18 A0, "Tool.outputSchema.type" Field S18 A0,
-    "ToolAnnotations" Type S1 A0, "ToolAnnotations.destructiveHint" Field S1 A0,
-    "ToolAnnotations.idempotentHint" Field S1 A0, "ToolAnnotations.openWorldHint" Field
-    S1 A0, "ToolAnnotations.readOnlyHint" Field S1 A0, "ToolAnnotations.title" Field S1
-    A0, "ToolChoice" Type S16 A0, "ToolChoice.mode" Field S6 A0,
-    "ToolChoice.mode.\"auto\"" Value S6 A0, "ToolChoice.mode.\"none\"" Value S6 A0,
-    "ToolChoice.mode.\"required\"" Value S6 A0, "ToolExecution" Type S5 A0,
-    "ToolExecution.taskSupport" Field S5 A0, "ToolExecution.taskSupport.\"forbidden\""
-    Value S5 A0, "ToolExecution.taskSupport.\"optional\"" Value S5 A0,
-    "ToolExecution.taskSupport.\"required\"" Value S5 A0, "ToolListChangedNotification"
-    Type S3 A0, "ToolListChangedNotification.method" Field S3 A0,
-    "ToolListChangedNotification.params" Field S3 A62, "ToolResultContent" Type S16 A0,
-    "ToolResultContent._meta" Field S6 A0, "ToolResultContent.content" Field S6 A0,
-    "ToolResultContent.isError" Field S6 A0, "ToolResultContent.structuredContent" Field
-    S6 A0, "ToolResultContent.toolUseId" Field S6 A0, "ToolResultContent.type" Field S6
-    A0, "ToolUseContent" Type S16 A0, "ToolUseContent._meta" Field S6 A0,
-    "ToolUseContent.id" Field S6 A0, "ToolUseContent.input" Field S6 A0,
-    "ToolUseContent.name" Field S6 A0, "ToolUseContent.type" Field S6 A0,
-    "UNSUPPORTED_PROTOCOL_VERSION" Const S4 A0, "URLElicitationRequiredError" Type S5 A0,
-    "URLElicitationRequiredError.error" Field S5 A0,
-    "URLElicitationRequiredError.error.code" Field S5 A0,
-    "URLElicitationRequiredError.error.data" Field S5 A0,
-    "URLElicitationRequiredError.error.data.elicitations" Field S5 A0,
-    "URL_ELICITATION_REQUIRED" Const S5 A0, "UnsubscribeRequest" Type S8 A0,
-    "UnsubscribeRequest.method" Field S8 A0, "UnsubscribeRequest.params" Field S8 A0,
-    "UnsubscribeRequest.params.uri" Field S8 A95, "UnsubscribeRequestParams" Type S8 A97,
-    "UnsupportedProtocolVersionError" Type S4 A0, "UnsupportedProtocolVersionError.error"
-    Field S4 A0, "UnsupportedProtocolVersionError.error.code" Field S4 A0,
-    "UnsupportedProtocolVersionError.error.data" Field S4 A0,
-    "UnsupportedProtocolVersionError.error.data.requested" Field S4 A0,
-    "UnsupportedProtocolVersionError.error.data.supported" Field S4 A0,
-    "UntitledMultiSelectEnumSchema" Type S6 A0, "UntitledMultiSelectEnumSchema.default"
-    Field S6 A0, "UntitledMultiSelectEnumSchema.description" Field S6 A0,
-    "UntitledMultiSelectEnumSchema.items" Field S6 A0,
-    "UntitledMultiSelectEnumSchema.items.enum" Field S6 A0,
-    "UntitledMultiSelectEnumSchema.items.type" Field S6 A0,
-    "UntitledMultiSelectEnumSchema.maxItems" Field S6 A0,
-    "UntitledMultiSelectEnumSchema.minItems" Field S6 A0,
-    "UntitledMultiSelectEnumSchema.title" Field S6 A0,
-    "UntitledMultiSelectEnumSchema.type" Field S6 A0, "UntitledSingleSelectEnumSchema"
-    Type S6 A0, "UntitledSingleSelectEnumSchema.default" Field S6 A0,
-    "UntitledSingleSelectEnumSchema.description" Field S6 A0,
-    "UntitledSingleSelectEnumSchema.enum" Field S6 A0,
-    "UntitledSingleSelectEnumSchema.title" Field S6 A0,
-    "UntitledSingleSelectEnumSchema.type" Field S6 A0,
+const SAME_AS_LISTS: &[&[::std::option::Option<&str>]] = &[
+    A0,
+    A1,
+    A2,
+    A3,
+    A4,
+    A5,
+    A6,
+    A7,
+    A8,
+    A9,
+    A10,
+    A11,
+    A12,
+    A13,
+    A14,
+    A15,
+    A16,
+    A17,
+    A18,
+    A19,
+    A20,
+    A21,
+    A22,
+    A23,
+    A24,
+    A25,
+    A26,
+    A27,
+    A28,
+    A29,
+    A30,
+    A31,
+    A32,
+    A33,
+    A34,
+    A35,
+    A36,
+    A37,
+    A38,
+    A39,
+    A40,
+    A41,
+    A42,
+    A43,
+    A44,
+    A45,
+    A46,
+    A47,
+    A48,
+    A49,
+    A50,
+    A51,
+    A52,
+    A53,
+    A54,
+    A55,
+    A56,
+    A57,
+    A58,
+    A59,
+    A60,
+    A61,
+    A62,
+    A63,
+    A64,
+    A65,
+    A66,
+    A67,
+    A68,
+    A69,
+    A70,
+    A71,
+    A72,
+    A73,
+    A74,
+    A75,
+    A76,
+    A77,
+    A78,
+    A79,
+    A80,
+    A81,
+    A82,
+    A83,
+    A84,
+    A85,
+    A86,
+    A87,
+    A88,
+    A89,
+    A90,
+    A91,
+    A92,
+    A93,
+    A94,
+    A95,
+    A96,
+    A97,
 ];
+/// Every entry, sorted by path, a line each: `KIND STATES SAME_AS PATH`
+/// (`T`ype, `F`ield, `V`alue or `C`onst; an index into `STATE_LISTS`;
+/// one into `SAME_AS_LISTS`; the path, its odd segments JSON-quoted).
+static ENTRIES: &str = r#"T 0 0 Annotated
+F 0 0 Annotated.annotations
+F 0 0 Annotated.annotations.audience
+F 0 0 Annotated.annotations.priority
+T 1 0 Annotations
+F 1 0 Annotations.audience
+F 2 0 Annotations.lastModified
+F 1 0 Annotations.priority
+T 1 0 AudioContent
+F 2 0 AudioContent._meta
+F 1 0 AudioContent.annotations
+F 1 0 AudioContent.data
+F 1 0 AudioContent.mimeType
+F 1 0 AudioContent.type
+T 2 0 BaseMetadata
+F 2 0 BaseMetadata.name
+F 2 0 BaseMetadata.title
+T 3 0 BlobResourceContents
+F 3 0 BlobResourceContents.blob
+T 2 0 BooleanSchema
+F 2 0 BooleanSchema.default
+F 2 0 BooleanSchema.description
+F 2 0 BooleanSchema.title
+F 2 0 BooleanSchema.type
+T 4 0 CacheableResult
+F 4 0 CacheableResult.cacheScope
+V 4 0 CacheableResult.cacheScope."private"
+V 4 0 CacheableResult.cacheScope."public"
+F 4 0 CacheableResult.ttlMs
+T 3 0 CallToolRequest
+F 3 0 CallToolRequest.method
+F 3 0 CallToolRequest.params
+F 3 1 CallToolRequest.params.arguments
+F 3 2 CallToolRequest.params.name
+T 3 3 CallToolRequestParams
+F 3 4 CallToolRequestParams.arguments
+F 3 5 CallToolRequestParams.name
+T 3 0 CallToolResult
+F 3 0 CallToolResult.content
+F 3 0 CallToolResult.isError
+F 2 0 CallToolResult.structuredContent
+T 4 0 CallToolResultResponse
+F 4 0 CallToolResultResponse.result
+T 5 0 CancelTaskRequest
+F 5 0 CancelTaskRequest.method
+F 5 0 CancelTaskRequest.params
+F 5 0 CancelTaskRequest.params.taskId
+T 5 0 CancelTaskResult
+T 3 0 CancelledNotification
+F 3 0 CancelledNotification.method
+F 3 0 CancelledNotification.params
+F 3 6 CancelledNotification.params.reason
+F 3 7 CancelledNotification.params.requestId
+T 3 8 CancelledNotificationParams
+F 3 9 CancelledNotificationParams.reason
+F 3 10 CancelledNotificationParams.requestId
+T 3 0 ClientCapabilities
+F 2 0 ClientCapabilities.elicitation
+F 6 0 ClientCapabilities.elicitation.form
+F 6 0 ClientCapabilities.elicitation.url
+F 3 0 ClientCapabilities.experimental
+F 4 0 ClientCapabilities.extensions
+F 7 0 ClientCapabilities.roots
+F 8 0 ClientCapabilities.roots.listChanged
+F 7 0 ClientCapabilities.sampling
+F 6 0 ClientCapabilities.sampling.context
+F 6 0 ClientCapabilities.sampling.tools
+F 5 0 ClientCapabilities.tasks
+F 5 0 ClientCapabilities.tasks.cancel
+F 5 0 ClientCapabilities.tasks.list
+F 5 0 ClientCapabilities.tasks.requests
+F 5 0 ClientCapabilities.tasks.requests.elicitation
+F 5 0 ClientCapabilities.tasks.requests.elicitation.create
+F 5 0 ClientCapabilities.tasks.requests.sampling
+F 5 0 ClientCapabilities.tasks.requests.sampling.createMessage
+T 3 0 ClientNotification
+T 3 0 ClientRequest
+T 3 0 ClientResult
+T 3 0 CompleteRequest
+F 3 0 CompleteRequest.method
+F 3 0 CompleteRequest.params
+F 3 11 CompleteRequest.params.argument
+F 3 12 CompleteRequest.params.argument.name
+F 3 13 CompleteRequest.params.argument.value
+F 2 14 CompleteRequest.params.context
+F 2 15 CompleteRequest.params.context.arguments
+F 3 16 CompleteRequest.params.ref
+T 3 17 CompleteRequestParams
+F 3 18 CompleteRequestParams.argument
+F 3 19 CompleteRequestParams.argument.name
+F 3 20 CompleteRequestParams.argument.value
+F 2 21 CompleteRequestParams.context
+F 2 22 CompleteRequestParams.context.arguments
+F 3 23 CompleteRequestParams.ref
+T 3 0 CompleteResult
+F 3 0 CompleteResult.completion
+F 3 0 CompleteResult.completion.hasMore
+F 3 0 CompleteResult.completion.total
+F 3 0 CompleteResult.completion.values
+T 4 0 CompleteResultResponse
+F 4 0 CompleteResultResponse.result
+T 2 0 ContentBlock
+T 7 0 CreateMessageRequest
+F 3 0 CreateMessageRequest.method
+F 3 0 CreateMessageRequest.params
+F 3 24 CreateMessageRequest.params.includeContext
+V 9 25 CreateMessageRequest.params.includeContext."allServers"
+V 3 26 CreateMessageRequest.params.includeContext."none"
+V 9 27 CreateMessageRequest.params.includeContext."thisServer"
+F 3 28 CreateMessageRequest.params.maxTokens
+F 3 29 CreateMessageRequest.params.messages
+F 3 30 CreateMessageRequest.params.metadata
+F 3 31 CreateMessageRequest.params.modelPreferences
+F 3 32 CreateMessageRequest.params.stopSequences
+F 3 33 CreateMessageRequest.params.systemPrompt
+F 3 34 CreateMessageRequest.params.temperature
+T 7 35 CreateMessageRequestParams
+F 3 36 CreateMessageRequestParams.includeContext
+V 9 37 CreateMessageRequestParams.includeContext."allServers"
+V 3 38 CreateMessageRequestParams.includeContext."none"
+V 9 39 CreateMessageRequestParams.includeContext."thisServer"
+F 3 40 CreateMessageRequestParams.maxTokens
+F 3 41 CreateMessageRequestParams.messages
+F 3 42 CreateMessageRequestParams.metadata
+F 3 43 CreateMessageRequestParams.modelPreferences
+F 3 44 CreateMessageRequestParams.stopSequences
+F 3 45 CreateMessageRequestParams.systemPrompt
+F 3 46 CreateMessageRequestParams.temperature
+F 6 0 CreateMessageRequestParams.toolChoice
+F 6 0 CreateMessageRequestParams.tools
+T 7 0 CreateMessageResult
+F 3 0 CreateMessageResult.model
+F 3 0 CreateMessageResult.stopReason
+V 3 0 CreateMessageResult.stopReason."endTurn"
+V 3 0 CreateMessageResult.stopReason."maxTokens"
+V 3 0 CreateMessageResult.stopReason."stopSequence"
+V 6 0 CreateMessageResult.stopReason."toolUse"
+T 5 0 CreateTaskResult
+F 5 0 CreateTaskResult.task
+T 3 0 Cursor
+T 4 0 DiscoverRequest
+F 4 0 DiscoverRequest.method
+F 4 0 DiscoverRequest.params
+T 4 0 DiscoverResult
+F 4 0 DiscoverResult.capabilities
+F 4 0 DiscoverResult.instructions
+F 4 0 DiscoverResult.supportedVersions
+T 4 0 DiscoverResultResponse
+F 4 0 DiscoverResultResponse.result
+T 2 0 ElicitRequest
+F 2 0 ElicitRequest.method
+F 2 0 ElicitRequest.params
+F 10 0 ElicitRequest.params.message
+F 10 0 ElicitRequest.params.requestedSchema
+F 10 0 ElicitRequest.params.requestedSchema.properties
+F 10 0 ElicitRequest.params.requestedSchema.required
+F 10 0 ElicitRequest.params.requestedSchema.type
+T 6 0 ElicitRequestFormParams
+F 6 0 ElicitRequestFormParams.message
+F 6 0 ElicitRequestFormParams.mode
+V 6 0 ElicitRequestFormParams.mode."form"
+F 6 0 ElicitRequestFormParams.requestedSchema
+F 6 0 ElicitRequestFormParams.requestedSchema.$schema
+F 6 0 ElicitRequestFormParams.requestedSchema.properties
+F 6 0 ElicitRequestFormParams.requestedSchema.required
+F 6 0 ElicitRequestFormParams.requestedSchema.type
+T 2 47 ElicitRequestParams
+T 6 0 ElicitRequestURLParams
+F 5 0 ElicitRequestURLParams.elicitationId
+F 6 0 ElicitRequestURLParams.message
+F 6 0 ElicitRequestURLParams.mode
+F 6 0 ElicitRequestURLParams.url
+T 2 0 ElicitResult
+F 2 0 ElicitResult.action
+V 2 0 ElicitResult.action."accept"
+V 2 0 ElicitResult.action."cancel"
+V 2 0 ElicitResult.action."decline"
+F 2 0 ElicitResult.content
+T 5 0 ElicitationCompleteNotification
+F 5 0 ElicitationCompleteNotification.method
+F 5 0 ElicitationCompleteNotification.params
+F 5 0 ElicitationCompleteNotification.params.elicitationId
+T 3 0 EmbeddedResource
+F 2 0 EmbeddedResource._meta
+F 3 48 EmbeddedResource.annotations
+F 3 0 EmbeddedResource.resource
+F 3 0 EmbeddedResource.type
+T 3 0 EmptyResult
+T 2 0 EnumSchema
+F 10 0 EnumSchema.description
+F 10 0 EnumSchema.enum
+F 10 0 EnumSchema.enumNames
+F 10 0 EnumSchema.title
+F 10 0 EnumSchema.type
+T 6 0 Error
+F 6 0 Error.code
+F 6 0 Error.data
+F 6 0 Error.message
+T 3 0 GetPromptRequest
+F 3 0 GetPromptRequest.method
+F 3 0 GetPromptRequest.params
+F 3 49 GetPromptRequest.params.arguments
+F 3 50 GetPromptRequest.params.name
+T 3 51 GetPromptRequestParams
+F 3 52 GetPromptRequestParams.arguments
+F 3 53 GetPromptRequestParams.name
+T 3 0 GetPromptResult
+F 3 0 GetPromptResult.description
+F 3 0 GetPromptResult.messages
+T 4 0 GetPromptResultResponse
+F 4 0 GetPromptResultResponse.result
+T 5 0 GetTaskPayloadRequest
+F 5 0 GetTaskPayloadRequest.method
+F 5 0 GetTaskPayloadRequest.params
+F 5 0 GetTaskPayloadRequest.params.taskId
+T 5 0 GetTaskPayloadResult
+T 5 0 GetTaskRequest
+F 5 0 GetTaskRequest.method
+F 5 0 GetTaskRequest.params
+F 5 0 GetTaskRequest.params.taskId
+T 5 0 GetTaskResult
+C 4 0 HEADER_MISMATCH
+T 4 0 HeaderMismatchError
+F 4 0 HeaderMismatchError.error
+F 4 0 HeaderMismatchError.error.code
+C 3 0 INTERNAL_ERROR
+C 3 0 INVALID_PARAMS
+C 3 0 INVALID_REQUEST
+T 6 0 Icon
+F 6 0 Icon.mimeType
+F 6 0 Icon.sizes
+F 6 0 Icon.src
+F 6 0 Icon.theme
+V 6 0 Icon.theme."dark"
+V 6 0 Icon.theme."light"
+T 6 0 Icons
+F 6 0 Icons.icons
+T 3 0 ImageContent
+F 2 0 ImageContent._meta
+F 3 48 ImageContent.annotations
+F 3 0 ImageContent.data
+F 3 0 ImageContent.mimeType
+F 3 0 ImageContent.type
+T 3 0 Implementation
+F 6 0 Implementation.description
+F 3 54 Implementation.name
+F 3 0 Implementation.version
+F 6 0 Implementation.websiteUrl
+T 8 0 InitializeRequest
+F 8 0 InitializeRequest.method
+F 8 0 InitializeRequest.params
+F 8 55 InitializeRequest.params.capabilities
+F 8 56 InitializeRequest.params.clientInfo
+F 8 57 InitializeRequest.params.protocolVersion
+T 8 58 InitializeRequestParams
+F 8 59 InitializeRequestParams.capabilities
+F 8 60 InitializeRequestParams.clientInfo
+F 8 61 InitializeRequestParams.protocolVersion
+T 8 0 InitializeResult
+F 8 0 InitializeResult.capabilities
+F 8 0 InitializeResult.instructions
+F 8 0 InitializeResult.protocolVersion
+F 8 0 InitializeResult.serverInfo
+T 8 0 InitializedNotification
+F 8 0 InitializedNotification.method
+F 8 62 InitializedNotification.params
+T 4 0 InputRequest
+T 4 0 InputRequests
+T 4 0 InputRequiredResult
+F 4 0 InputRequiredResult.inputRequests
+F 4 0 InputRequiredResult.requestState
+T 4 0 InputResponse
+T 4 0 InputResponseRequestParams
+F 4 0 InputResponseRequestParams.inputResponses
+F 4 0 InputResponseRequestParams.requestState
+T 4 0 InputResponses
+T 4 0 InternalError
+F 4 0 InternalError.code
+T 4 0 InvalidParamsError
+F 4 0 InvalidParamsError.code
+T 4 0 InvalidRequestError
+F 4 0 InvalidRequestError.code
+T 4 0 JSONArray
+T 4 0 JSONObject
+T 11 0 JSONRPCBatchRequest
+T 11 0 JSONRPCBatchResponse
+T 12 0 JSONRPCError
+F 12 0 JSONRPCError.error
+F 12 0 JSONRPCError.error.code
+F 12 0 JSONRPCError.error.data
+F 12 0 JSONRPCError.error.message
+F 12 0 JSONRPCError.id
+F 12 0 JSONRPCError.jsonrpc
+T 6 0 JSONRPCErrorResponse
+F 6 0 JSONRPCErrorResponse.error
+F 6 0 JSONRPCErrorResponse.id
+F 6 0 JSONRPCErrorResponse.jsonrpc
+T 3 0 JSONRPCMessage
+T 3 0 JSONRPCNotification
+F 3 0 JSONRPCNotification.jsonrpc
+T 3 0 JSONRPCRequest
+F 3 0 JSONRPCRequest.id
+F 3 0 JSONRPCRequest.jsonrpc
+T 3 0 JSONRPCResponse
+F 12 0 JSONRPCResponse.id
+F 12 0 JSONRPCResponse.jsonrpc
+F 12 0 JSONRPCResponse.result
+T 6 0 JSONRPCResultResponse
+F 6 0 JSONRPCResultResponse.id
+F 6 0 JSONRPCResultResponse.jsonrpc
+F 6 0 JSONRPCResultResponse.result
+C 3 0 JSONRPC_VERSION
+T 4 0 JSONValue
+C 3 0 LATEST_PROTOCOL_VERSION
+T 6 0 LegacyTitledEnumSchema
+F 6 0 LegacyTitledEnumSchema.default
+F 6 0 LegacyTitledEnumSchema.description
+F 6 0 LegacyTitledEnumSchema.enum
+F 6 0 LegacyTitledEnumSchema.enumNames
+F 6 0 LegacyTitledEnumSchema.title
+F 6 0 LegacyTitledEnumSchema.type
+T 3 0 ListPromptsRequest
+F 3 0 ListPromptsRequest.method
+T 3 0 ListPromptsResult
+F 3 0 ListPromptsResult.prompts
+T 4 0 ListPromptsResultResponse
+F 4 0 ListPromptsResultResponse.result
+T 3 0 ListResourceTemplatesRequest
+F 3 0 ListResourceTemplatesRequest.method
+T 3 0 ListResourceTemplatesResult
+F 3 0 ListResourceTemplatesResult.resourceTemplates
+T 4 0 ListResourceTemplatesResultResponse
+F 4 0 ListResourceTemplatesResultResponse.result
+T 3 0 ListResourcesRequest
+F 3 0 ListResourcesRequest.method
+T 3 0 ListResourcesResult
+F 3 0 ListResourcesResult.resources
+T 4 0 ListResourcesResultResponse
+F 4 0 ListResourcesResultResponse.result
+T 7 0 ListRootsRequest
+F 3 0 ListRootsRequest.method
+F 3 63 ListRootsRequest.params
+F 3 64 ListRootsRequest.params._meta
+T 7 0 ListRootsResult
+F 3 0 ListRootsResult.roots
+T 5 0 ListTasksRequest
+F 5 0 ListTasksRequest.method
+T 5 0 ListTasksResult
+F 5 0 ListTasksResult.tasks
+T 3 0 ListToolsRequest
+F 3 0 ListToolsRequest.method
+T 3 0 ListToolsResult
+F 3 0 ListToolsResult.tools
+T 4 0 ListToolsResultResponse
+F 4 0 ListToolsResultResponse.result
+T 7 0 LoggingLevel
+V 3 0 LoggingLevel."alert"
+V 3 0 LoggingLevel."critical"
+V 3 0 LoggingLevel."debug"
+V 3 0 LoggingLevel."emergency"
+V 3 0 LoggingLevel."error"
+V 3 0 LoggingLevel."info"
+V 3 0 LoggingLevel."notice"
+V 3 0 LoggingLevel."warning"
+T 7 0 LoggingMessageNotification
+F 3 0 LoggingMessageNotification.method
+F 3 0 LoggingMessageNotification.params
+F 3 65 LoggingMessageNotification.params.data
+F 3 66 LoggingMessageNotification.params.level
+F 3 67 LoggingMessageNotification.params.logger
+T 7 68 LoggingMessageNotificationParams
+F 3 69 LoggingMessageNotificationParams.data
+F 3 70 LoggingMessageNotificationParams.level
+F 3 71 LoggingMessageNotificationParams.logger
+C 3 0 METHOD_NOT_FOUND
+C 4 0 MISSING_REQUIRED_CLIENT_CAPABILITY
+T 4 0 MetaObject
+T 4 0 MethodNotFoundError
+F 4 0 MethodNotFoundError.code
+T 4 0 MissingRequiredClientCapabilityError
+F 4 0 MissingRequiredClientCapabilityError.error
+F 4 0 MissingRequiredClientCapabilityError.error.code
+F 4 0 MissingRequiredClientCapabilityError.error.data
+F 4 0 MissingRequiredClientCapabilityError.error.data.requiredCapabilities
+T 7 0 ModelHint
+F 3 0 ModelHint.name
+T 7 0 ModelPreferences
+F 3 0 ModelPreferences.costPriority
+F 3 0 ModelPreferences.hints
+F 3 0 ModelPreferences.intelligencePriority
+F 3 0 ModelPreferences.speedPriority
+T 6 0 MultiSelectEnumSchema
+T 3 0 Notification
+F 3 0 Notification.method
+F 3 0 Notification.params
+F 13 0 Notification.params._meta
+T 4 0 NotificationMetaObject
+F 4 0 NotificationMetaObject."io.modelcontextprotocol/subscriptionId"
+T 3 62 NotificationParams
+F 3 72 NotificationParams._meta
+T 2 0 NumberSchema
+F 6 0 NumberSchema.default
+F 2 0 NumberSchema.description
+F 2 0 NumberSchema.maximum
+F 2 0 NumberSchema.minimum
+F 2 0 NumberSchema.title
+F 2 0 NumberSchema.type
+V 2 0 NumberSchema.type."integer"
+V 2 0 NumberSchema.type."number"
+C 3 0 PARSE_ERROR
+T 3 0 PaginatedRequest
+F 3 0 PaginatedRequest.params
+F 3 73 PaginatedRequest.params.cursor
+T 3 74 PaginatedRequestParams
+F 3 75 PaginatedRequestParams.cursor
+T 3 0 PaginatedResult
+F 3 0 PaginatedResult.nextCursor
+T 4 0 ParseError
+F 4 0 ParseError.code
+T 8 0 PingRequest
+F 8 0 PingRequest.method
+F 8 63 PingRequest.params
+T 2 0 PrimitiveSchemaDefinition
+T 3 0 ProgressNotification
+F 3 0 ProgressNotification.method
+F 3 0 ProgressNotification.params
+F 1 76 ProgressNotification.params.message
+F 3 77 ProgressNotification.params.progress
+F 3 78 ProgressNotification.params.progressToken
+F 3 79 ProgressNotification.params.total
+T 3 80 ProgressNotificationParams
+F 1 81 ProgressNotificationParams.message
+F 3 82 ProgressNotificationParams.progress
+F 3 83 ProgressNotificationParams.progressToken
+F 3 84 ProgressNotificationParams.total
+T 3 0 ProgressToken
+T 3 0 Prompt
+F 2 0 Prompt._meta
+F 3 0 Prompt.arguments
+F 3 0 Prompt.description
+F 3 54 Prompt.name
+T 3 0 PromptArgument
+F 3 0 PromptArgument.description
+F 3 54 PromptArgument.name
+F 3 0 PromptArgument.required
+T 3 0 PromptListChangedNotification
+F 3 0 PromptListChangedNotification.method
+F 3 62 PromptListChangedNotification.params
+T 3 0 PromptMessage
+F 3 0 PromptMessage.content
+F 3 0 PromptMessage.role
+T 3 0 PromptReference
+F 3 54 PromptReference.name
+F 3 0 PromptReference.type
+T 3 0 ReadResourceRequest
+F 3 0 ReadResourceRequest.method
+F 3 0 ReadResourceRequest.params
+F 3 85 ReadResourceRequest.params.uri
+T 3 86 ReadResourceRequestParams
+T 3 0 ReadResourceResult
+F 3 0 ReadResourceResult.contents
+T 4 0 ReadResourceResultResponse
+F 4 0 ReadResourceResultResponse.result
+T 5 0 RelatedTaskMetadata
+F 5 0 RelatedTaskMetadata.taskId
+T 3 0 Request
+F 3 0 Request.method
+F 3 0 Request.params
+F 13 0 Request.params._meta
+F 12 0 Request.params._meta.progressToken
+T 3 0 RequestId
+T 4 0 RequestMetaObject
+F 4 0 RequestMetaObject."io.modelcontextprotocol/clientCapabilities"
+F 4 0 RequestMetaObject."io.modelcontextprotocol/clientInfo"
+F 14 0 RequestMetaObject."io.modelcontextprotocol/logLevel"
+F 4 0 RequestMetaObject."io.modelcontextprotocol/protocolVersion"
+F 4 0 RequestMetaObject.progressToken
+T 3 63 RequestParams
+F 3 87 RequestParams._meta
+F 3 88 RequestParams._meta.progressToken
+T 3 0 Resource
+F 2 0 Resource._meta
+F 3 48 Resource.annotations
+F 3 0 Resource.description
+F 3 0 Resource.mimeType
+F 3 54 Resource.name
+F 3 0 Resource.size
+F 3 0 Resource.uri
+T 3 0 ResourceContents
+F 2 0 ResourceContents._meta
+F 3 0 ResourceContents.mimeType
+F 3 0 ResourceContents.uri
+T 2 0 ResourceLink
+F 2 0 ResourceLink.type
+T 3 0 ResourceListChangedNotification
+F 3 0 ResourceListChangedNotification.method
+F 3 62 ResourceListChangedNotification.params
+T 15 0 ResourceReference
+F 15 0 ResourceReference.type
+F 15 0 ResourceReference.uri
+T 6 0 ResourceRequestParams
+F 6 0 ResourceRequestParams.uri
+T 3 0 ResourceTemplate
+F 2 0 ResourceTemplate._meta
+F 3 48 ResourceTemplate.annotations
+F 3 0 ResourceTemplate.description
+F 3 0 ResourceTemplate.mimeType
+F 3 54 ResourceTemplate.name
+F 3 0 ResourceTemplate.uriTemplate
+T 2 0 ResourceTemplateReference
+F 2 0 ResourceTemplateReference.type
+F 2 0 ResourceTemplateReference.uri
+T 3 0 ResourceUpdatedNotification
+F 3 0 ResourceUpdatedNotification.method
+F 3 0 ResourceUpdatedNotification.params
+F 3 89 ResourceUpdatedNotification.params.uri
+T 3 90 ResourceUpdatedNotificationParams
+F 3 91 ResourceUpdatedNotificationParams.uri
+T 3 0 Result
+F 3 0 Result._meta
+F 4 0 Result.resultType
+T 4 0 ResultMetaObject
+F 4 0 ResultMetaObject."io.modelcontextprotocol/serverInfo"
+T 4 0 ResultType
+V 4 0 ResultType."complete"
+V 4 0 ResultType."input_required"
+T 3 0 Role
+V 3 0 Role."assistant"
+V 3 0 Role."user"
+T 7 0 Root
+F 2 0 Root._meta
+F 3 0 Root.name
+F 3 0 Root.uri
+T 8 0 RootsListChangedNotification
+F 8 0 RootsListChangedNotification.method
+F 8 62 RootsListChangedNotification.params
+T 7 0 SamplingMessage
+F 6 0 SamplingMessage._meta
+F 3 0 SamplingMessage.content
+F 3 0 SamplingMessage.role
+T 16 0 SamplingMessageContentBlock
+T 3 0 ServerCapabilities
+F 1 0 ServerCapabilities.completions
+F 3 0 ServerCapabilities.experimental
+F 4 0 ServerCapabilities.extensions
+F 7 0 ServerCapabilities.logging
+F 3 0 ServerCapabilities.prompts
+F 3 0 ServerCapabilities.prompts.listChanged
+F 3 0 ServerCapabilities.resources
+F 3 0 ServerCapabilities.resources.listChanged
+F 3 0 ServerCapabilities.resources.subscribe
+F 5 0 ServerCapabilities.tasks
+F 5 0 ServerCapabilities.tasks.cancel
+F 5 0 ServerCapabilities.tasks.list
+F 5 0 ServerCapabilities.tasks.requests
+F 5 0 ServerCapabilities.tasks.requests.tools
+F 5 0 ServerCapabilities.tasks.requests.tools.call
+F 3 0 ServerCapabilities.tools
+F 3 0 ServerCapabilities.tools.listChanged
+T 3 0 ServerNotification
+T 8 0 ServerRequest
+T 3 0 ServerResult
+T 8 0 SetLevelRequest
+F 8 0 SetLevelRequest.method
+F 8 0 SetLevelRequest.params
+F 8 92 SetLevelRequest.params.level
+T 8 93 SetLevelRequestParams
+F 8 94 SetLevelRequestParams.level
+T 6 0 SingleSelectEnumSchema
+T 2 0 StringSchema
+F 6 0 StringSchema.default
+F 2 0 StringSchema.description
+F 2 0 StringSchema.format
+V 2 0 StringSchema.format."date"
+V 2 0 StringSchema.format."date-time"
+V 2 0 StringSchema.format."email"
+V 2 0 StringSchema.format."uri"
+F 2 0 StringSchema.maxLength
+F 2 0 StringSchema.minLength
+F 2 0 StringSchema.title
+F 2 0 StringSchema.type
+T 8 0 SubscribeRequest
+F 8 0 SubscribeRequest.method
+F 8 0 SubscribeRequest.params
+F 8 95 SubscribeRequest.params.uri
+T 8 96 SubscribeRequestParams
+T 4 0 SubscriptionFilter
+F 4 0 SubscriptionFilter.promptsListChanged
+F 4 0 SubscriptionFilter.resourceSubscriptions
+F 4 0 SubscriptionFilter.resourcesListChanged
+F 4 0 SubscriptionFilter.toolsListChanged
+T 4 0 SubscriptionsAcknowledgedNotification
+F 4 0 SubscriptionsAcknowledgedNotification.method
+F 4 0 SubscriptionsAcknowledgedNotification.params
+T 4 0 SubscriptionsAcknowledgedNotificationParams
+F 4 0 SubscriptionsAcknowledgedNotificationParams.notifications
+T 4 0 SubscriptionsListenRequest
+F 4 0 SubscriptionsListenRequest.method
+F 4 0 SubscriptionsListenRequest.params
+T 4 0 SubscriptionsListenRequestParams
+F 4 0 SubscriptionsListenRequestParams.notifications
+T 4 0 SubscriptionsListenResult
+F 4 0 SubscriptionsListenResult._meta
+T 4 0 SubscriptionsListenResultMetaObject
+F 4 0 SubscriptionsListenResultMetaObject."io.modelcontextprotocol/subscriptionId"
+T 4 0 SubscriptionsListenResultResponse
+F 4 0 SubscriptionsListenResultResponse.result
+T 5 0 Task
+F 5 0 Task.createdAt
+F 5 0 Task.lastUpdatedAt
+F 5 0 Task.pollInterval
+F 5 0 Task.status
+F 5 0 Task.statusMessage
+F 5 0 Task.taskId
+F 5 0 Task.ttl
+T 5 0 TaskAugmentedRequestParams
+F 5 0 TaskAugmentedRequestParams.task
+T 5 0 TaskMetadata
+F 5 0 TaskMetadata.ttl
+T 5 0 TaskStatus
+V 5 0 TaskStatus."cancelled"
+V 5 0 TaskStatus."completed"
+V 5 0 TaskStatus."failed"
+V 5 0 TaskStatus."input_required"
+V 5 0 TaskStatus."working"
+T 5 0 TaskStatusNotification
+F 5 0 TaskStatusNotification.method
+F 5 0 TaskStatusNotification.params
+T 5 0 TaskStatusNotificationParams
+T 3 0 TextContent
+F 2 0 TextContent._meta
+F 3 48 TextContent.annotations
+F 3 0 TextContent.text
+F 3 0 TextContent.type
+T 3 0 TextResourceContents
+F 3 0 TextResourceContents.text
+T 6 0 TitledMultiSelectEnumSchema
+F 6 0 TitledMultiSelectEnumSchema.default
+F 6 0 TitledMultiSelectEnumSchema.description
+F 6 0 TitledMultiSelectEnumSchema.items
+F 6 0 TitledMultiSelectEnumSchema.items.anyOf
+F 6 0 TitledMultiSelectEnumSchema.items.anyOf[].const
+F 6 0 TitledMultiSelectEnumSchema.items.anyOf[].title
+F 6 0 TitledMultiSelectEnumSchema.maxItems
+F 6 0 TitledMultiSelectEnumSchema.minItems
+F 6 0 TitledMultiSelectEnumSchema.title
+F 6 0 TitledMultiSelectEnumSchema.type
+T 6 0 TitledSingleSelectEnumSchema
+F 6 0 TitledSingleSelectEnumSchema.default
+F 6 0 TitledSingleSelectEnumSchema.description
+F 6 0 TitledSingleSelectEnumSchema.oneOf
+F 6 0 TitledSingleSelectEnumSchema.oneOf[].const
+F 6 0 TitledSingleSelectEnumSchema.oneOf[].title
+F 6 0 TitledSingleSelectEnumSchema.title
+F 6 0 TitledSingleSelectEnumSchema.type
+T 3 0 Tool
+F 2 0 Tool._meta
+F 1 0 Tool.annotations
+F 3 0 Tool.description
+F 5 0 Tool.execution
+F 3 0 Tool.inputSchema
+F 6 0 Tool.inputSchema.$schema
+F 17 0 Tool.inputSchema.properties
+F 17 0 Tool.inputSchema.required
+F 3 0 Tool.inputSchema.type
+F 3 54 Tool.name
+F 2 0 Tool.outputSchema
+F 6 0 Tool.outputSchema.$schema
+F 18 0 Tool.outputSchema.properties
+F 18 0 Tool.outputSchema.required
+F 18 0 Tool.outputSchema.type
+T 1 0 ToolAnnotations
+F 1 0 ToolAnnotations.destructiveHint
+F 1 0 ToolAnnotations.idempotentHint
+F 1 0 ToolAnnotations.openWorldHint
+F 1 0 ToolAnnotations.readOnlyHint
+F 1 0 ToolAnnotations.title
+T 16 0 ToolChoice
+F 6 0 ToolChoice.mode
+V 6 0 ToolChoice.mode."auto"
+V 6 0 ToolChoice.mode."none"
+V 6 0 ToolChoice.mode."required"
+T 5 0 ToolExecution
+F 5 0 ToolExecution.taskSupport
+V 5 0 ToolExecution.taskSupport."forbidden"
+V 5 0 ToolExecution.taskSupport."optional"
+V 5 0 ToolExecution.taskSupport."required"
+T 3 0 ToolListChangedNotification
+F 3 0 ToolListChangedNotification.method
+F 3 62 ToolListChangedNotification.params
+T 16 0 ToolResultContent
+F 6 0 ToolResultContent._meta
+F 6 0 ToolResultContent.content
+F 6 0 ToolResultContent.isError
+F 6 0 ToolResultContent.structuredContent
+F 6 0 ToolResultContent.toolUseId
+F 6 0 ToolResultContent.type
+T 16 0 ToolUseContent
+F 6 0 ToolUseContent._meta
+F 6 0 ToolUseContent.id
+F 6 0 ToolUseContent.input
+F 6 0 ToolUseContent.name
+F 6 0 ToolUseContent.type
+C 4 0 UNSUPPORTED_PROTOCOL_VERSION
+T 5 0 URLElicitationRequiredError
+F 5 0 URLElicitationRequiredError.error
+F 5 0 URLElicitationRequiredError.error.code
+F 5 0 URLElicitationRequiredError.error.data
+F 5 0 URLElicitationRequiredError.error.data.elicitations
+C 5 0 URL_ELICITATION_REQUIRED
+T 8 0 UnsubscribeRequest
+F 8 0 UnsubscribeRequest.method
+F 8 0 UnsubscribeRequest.params
+F 8 95 UnsubscribeRequest.params.uri
+T 8 97 UnsubscribeRequestParams
+T 4 0 UnsupportedProtocolVersionError
+F 4 0 UnsupportedProtocolVersionError.error
+F 4 0 UnsupportedProtocolVersionError.error.code
+F 4 0 UnsupportedProtocolVersionError.error.data
+F 4 0 UnsupportedProtocolVersionError.error.data.requested
+F 4 0 UnsupportedProtocolVersionError.error.data.supported
+T 6 0 UntitledMultiSelectEnumSchema
+F 6 0 UntitledMultiSelectEnumSchema.default
+F 6 0 UntitledMultiSelectEnumSchema.description
+F 6 0 UntitledMultiSelectEnumSchema.items
+F 6 0 UntitledMultiSelectEnumSchema.items.enum
+F 6 0 UntitledMultiSelectEnumSchema.items.type
+F 6 0 UntitledMultiSelectEnumSchema.maxItems
+F 6 0 UntitledMultiSelectEnumSchema.minItems
+F 6 0 UntitledMultiSelectEnumSchema.title
+F 6 0 UntitledMultiSelectEnumSchema.type
+T 6 0 UntitledSingleSelectEnumSchema
+F 6 0 UntitledSingleSelectEnumSchema.default
+F 6 0 UntitledSingleSelectEnumSchema.description
+F 6 0 UntitledSingleSelectEnumSchema.enum
+F 6 0 UntitledSingleSelectEnumSchema.title
+F 6 0 UntitledSingleSelectEnumSchema.type"#;
 /// Protocol version strings, sorted, with their revisions.
 static PROTOCOL_VERSIONS: &[(&str, &str)] = &[
     ("2024-11-05", "2024-11-05"),

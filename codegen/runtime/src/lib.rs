@@ -164,7 +164,6 @@ pub mod __private {
 
     pub use crate::__mcp_conversions as conversions;
     pub use crate::__mcp_object as object;
-    pub use crate::__mcp_registry_entries as registry_entries;
     pub use crate::__mcp_string_enum as string_enum;
     pub use crate::__mcp_type_table as type_table;
     pub use crate::__mcp_union as union;

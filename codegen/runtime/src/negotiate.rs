@@ -27,7 +27,7 @@ pub enum Offer<'a> {
 /// else its newest such). "Newest" is by date: versions are `YYYY-MM-DD`.
 /// Only versions whose revision has `InitializeRequest` in `registry` take
 /// part in the handshake.
-pub fn negotiate<'a>(offer: Offer<'_>, ours: &[&'a str], registry: &Registry) -> Option<&'a str> {
+pub fn negotiate<'a>(offer: Offer<'_>, ours: &[&'a str], registry: &'static Registry) -> Option<&'a str> {
     let handshake = || ours.iter().copied().filter(|o| registry.has_initialize(o));
     match offer {
         Offer::Initialize(v) => handshake().find(|o| *o == v).or_else(|| handshake().max()),

@@ -3,6 +3,8 @@
 //! (`mcp_spec_types::registry`, which documents it and wraps these queries over
 //! its one table); the types and the lookups are written here once.
 
+use std::sync::OnceLock;
+
 /// What an entry is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -71,7 +73,7 @@ pub struct Entry {
 
 impl Entry {
     /// The state in `revision` (a name from `revisions`).
-    pub fn state(&self, revision: &str) -> Option<&'static State> {
+    pub fn state(&'static self, revision: &str) -> Option<&'static State> {
         self.states.get(index_of(self.revisions, revision)?)
     }
 
@@ -88,11 +90,54 @@ impl Entry {
 
 /// A registry: its revisions, its entries sorted by path, and the protocol
 /// version strings (sorted) with the revision each belongs to.
+///
+/// The entries come as a table of text, a line each, read into [`Entry`]s on
+/// the first lookup: some 700 entries written as a static of structs cost the
+/// types crate's build about 2% (each a constant expression to check, evaluate
+/// and emit, with its relocations); a line of text costs nothing to compile.
 #[derive(Debug)]
 pub struct Registry {
     pub revisions: &'static [&'static str],
-    pub entries: &'static [Entry],
     pub protocol_versions: &'static [(&'static str, &'static str)],
+    table: Table,
+    entries: OnceLock<Box<[Entry]>>,
+}
+
+/// A registry's entries in the generated crate's shorthand.
+#[derive(Debug)]
+struct Table {
+    /// A line per entry, sorted by path: `KIND STATES SAME_AS PATH`, where `KIND`
+    /// is `T`ype, `F`ield, `V`alue or `C`onst, `STATES` and `SAME_AS` index
+    /// `state_lists` and `same_as_lists` (most items have one of a few dozen
+    /// histories), and `PATH` is the rest of the line (its odd segments are
+    /// JSON-quoted, so it has no line break).
+    lines: &'static str,
+    state_lists: &'static [&'static [State]],
+    same_as_lists: &'static [&'static [Option<&'static str>]],
+}
+
+impl Table {
+    /// The entry a line describes.
+    fn entry(&self, line: &'static str, revisions: &'static [&'static str]) -> Option<Entry> {
+        let mut fields = line.splitn(4, ' ');
+        let kind = match fields.next()? {
+            "T" => Kind::Type,
+            "F" => Kind::Field,
+            "V" => Kind::Value,
+            "C" => Kind::Const,
+            _ => return None,
+        };
+        let states = *self.state_lists.get(fields.next()?.parse::<usize>().ok()?)?;
+        let same_as = *self.same_as_lists.get(fields.next()?.parse::<usize>().ok()?)?;
+        let path = fields.next()?;
+        (states.len() == revisions.len() && same_as.len() == revisions.len()).then_some(Entry {
+            path,
+            kind,
+            states,
+            same_as,
+            revisions,
+        })
+    }
 }
 
 fn index_of(revisions: &[&str], revision: &str) -> Option<usize> {
@@ -100,22 +145,60 @@ fn index_of(revisions: &[&str], revision: &str) -> Option<usize> {
 }
 
 impl Registry {
+    /// A registry of `revisions`, with its entries as `lines` of text (see
+    /// [`Registry`]) whose states and paths elsewhere are lists of
+    /// `state_lists` and `same_as_lists`; what the generated crate's one static is.
+    pub const fn new(
+        revisions: &'static [&'static str],
+        protocol_versions: &'static [(&'static str, &'static str)],
+        lines: &'static str,
+        state_lists: &'static [&'static [State]],
+        same_as_lists: &'static [&'static [Option<&'static str>]],
+    ) -> Registry {
+        Registry {
+            revisions,
+            protocol_versions,
+            table: Table { lines, state_lists, same_as_lists },
+            entries: OnceLock::new(),
+        }
+    }
+
+    /// Every entry, sorted by path.
+    ///
+    /// # Panics
+    ///
+    /// On a table line that is not an entry of this registry's revisions: only
+    /// a hand-edited generated crate has one (the tests read every line).
+    pub fn entries(&'static self) -> &'static [Entry] {
+        self.entries.get_or_init(|| {
+            let table = &self.table;
+            let read = |(n, line)| match table.entry(line, self.revisions) {
+                Some(entry) => entry,
+                None => panic!("the registry's table, line {}: {line:?} is not `KIND STATES SAME_AS PATH`", n + 1),
+            };
+            table.lines.lines().enumerate().map(read).collect()
+        })
+    }
+
     /// The entry for a path.
-    pub fn entry(&self, path: &str) -> Option<&'static Entry> {
-        let entries = self.entries;
+    pub fn entry(&'static self, path: &str) -> Option<&'static Entry> {
+        let entries = self.entries();
         entries.binary_search_by(|e| e.path.cmp(path)).ok().map(|i| &entries[i])
     }
 
     /// The state of `path` in `revision`; `None` when either is unknown.
-    pub fn state(&self, revision: &str, path: &str) -> Option<&'static State> {
+    pub fn state(&'static self, revision: &str, path: &str) -> Option<&'static State> {
         self.entry(path)?.state(revision)
     }
 
     /// The entries Deprecated in `revision`, with their state, by path; each item
     /// once, under the path that revision declares it by.
-    pub fn deprecated_in(&self, revision: &str) -> impl Iterator<Item = (&'static Entry, &'static State)> + use<> {
+    pub fn deprecated_in(
+        &'static self,
+        revision: &str,
+    ) -> impl Iterator<Item = (&'static Entry, &'static State)> + use<> {
         let i = index_of(self.revisions, revision);
-        self.entries.iter().filter_map(move |e| {
+        self.entries().iter().filter_map(move |e| {
             let i = i?;
             let s = e.states.get(i)?;
             (matches!(s, State::Deprecated { .. }) && e.same_as[i].is_none()).then_some((e, s))
@@ -123,9 +206,9 @@ impl Registry {
     }
 
     /// The entries present in `old` and absent from `new`, by path.
-    pub fn removed_between(&self, old: &str, new: &str) -> impl Iterator<Item = &'static Entry> + use<> {
+    pub fn removed_between(&'static self, old: &str, new: &str) -> impl Iterator<Item = &'static Entry> + use<> {
         let (a, b) = (index_of(self.revisions, old), index_of(self.revisions, new));
-        self.entries.iter().filter(move |e| match (a, b) {
+        self.entries().iter().filter(move |e| match (a, b) {
             // A member no longer named but still allowed (`Unnamed`) is not removed.
             (Some(a), Some(b)) => e.states[a].is_present() && matches!(e.states[b], State::Removed { .. }),
             _ => false,
@@ -142,25 +225,67 @@ impl Registry {
     /// Whether a protocol version opens with the `initialize` handshake: whether
     /// its revision has `InitializeRequest`. A version with no revision here is
     /// taken as one without.
-    pub fn has_initialize(&self, version: &str) -> bool {
+    pub fn has_initialize(&'static self, version: &str) -> bool {
         self.revision_for_protocol_version(version)
             .and_then(|revision| self.state(revision, "InitializeRequest"))
             .is_some_and(State::is_present)
     }
 }
 
-/// A registry's entries, in the data's own shorthand:
-/// `registry_entries![REVISIONS; "path" Kind STATES SAME_AS, ...]`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __mcp_registry_entries {
-    ( $revisions:expr; $( $path:literal $kind:ident $states:ident $same_as:ident ),* $(,)? ) => {
-        &[ $( $crate::__private::registry::Entry {
-            path: $path,
-            kind: $crate::__private::registry::Kind::$kind,
-            states: $states,
-            same_as: $same_as,
-            revisions: $revisions,
-        } ),* ]
-    };
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REVISIONS: &[&str] = &["2025-11-25", "2026-07-28"];
+    const VERSIONS: &[(&str, &str)] = &[("2025-11-25", "2025-11-25"), ("2026-07-28", "2026-07-28")];
+    const ACTIVE: &[State] = &[State::Active, State::Active];
+    const GONE: &[State] = &[State::Active, State::Removed { last_seen: "2025-11-25" }];
+    const HERE: &[Option<&str>] = &[None, None];
+    const MOVED: &[Option<&str>] = &[Some("Old.params.name"), None];
+
+    static REGISTRY: Registry = Registry::new(
+        REVISIONS,
+        VERSIONS,
+        "T 0 0 InitializeRequest\nF 1 1 Old.params.\"a b\"\nV 0 0 Role.\"user\"",
+        &[ACTIVE, GONE],
+        &[HERE, MOVED],
+    );
+
+    #[test]
+    fn each_line_is_read_into_its_entry() {
+        let entries = REGISTRY.entries();
+        assert_eq!(entries.len(), 3);
+        let field = REGISTRY.entry("Old.params.\"a b\"").expect("the quoted path, spaces and all");
+        assert_eq!((field.kind, field.states, field.same_as), (Kind::Field, GONE, MOVED));
+        assert_eq!(field.same_as("2025-11-25"), Some("Old.params.name"));
+        assert_eq!(REGISTRY.state("2026-07-28", "Role.\"user\""), Some(&State::Active));
+        assert_eq!(REGISTRY.entry("Role").map(|e| e.path), None);
+        assert_eq!(
+            REGISTRY.removed_between("2025-11-25", "2026-07-28").map(|e| e.path).collect::<Vec<_>>(),
+            ["Old.params.\"a b\""]
+        );
+        assert!(REGISTRY.has_initialize("2026-07-28"));
+        // Read once: the same slice on every call.
+        assert!(std::ptr::eq(entries, REGISTRY.entries()));
+    }
+
+    #[test]
+    fn a_line_that_is_not_an_entry_is_none() {
+        let table = Table { lines: "", state_lists: &[ACTIVE], same_as_lists: &[HERE] };
+        let read = |line| table.entry(line, REVISIONS).map(|e| (e.kind, e.path));
+        assert_eq!(read("T 0 0 A.b c"), Some((Kind::Type, "A.b c")));
+        for near_miss in ["X 0 0 A", "T 1 0 A", "T 0 1 A", "T x 0 A", "T 0 0", "T 0", ""] {
+            assert_eq!(read(near_miss), None, "{near_miss:?}");
+        }
+        // A list of another number of revisions is not this registry's.
+        let three = Table { lines: "", state_lists: &[&[State::Active; 3]], same_as_lists: &[HERE] };
+        assert!(three.entry("T 0 0 A", REVISIONS).is_none());
+    }
+
+    #[test]
+    #[should_panic(expected = "the registry's table, line 2: \"Q 0 0 Broken\" is not `KIND STATES SAME_AS PATH`")]
+    fn a_broken_table_names_its_line() {
+        static BROKEN: Registry = Registry::new(REVISIONS, VERSIONS, "T 0 0 A\nQ 0 0 Broken", &[ACTIVE], &[HERE]);
+        BROKEN.entries();
+    }
 }

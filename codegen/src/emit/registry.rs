@@ -50,30 +50,19 @@ pub fn look_ahead_notes(spec: &Spec, reg: &Registry) -> RevisionNotes {
 /// The module's docs and its functions over the data (the runtime's lookups).
 pub const API: &str = include_str!("../../templates/registry.rs");
 
-/// The data half: `ENTRIES` and `PROTOCOL_VERSIONS`. Entries share their state
-/// lists (most items have one of a few dozen histories), which keeps the crate
-/// small and quick to compile.
+/// The data half: `ENTRIES`, a line of text per entry (see the runtime's
+/// `Registry`), the state and same-as lists they index (most items have one of
+/// a few dozen histories), and `PROTOCOL_VERSIONS`. Text, not a static of
+/// structs, which cost the crate's build about 2%.
 pub fn registry_data(reg: &Registry) -> TokenStream {
-    let mut lists: BTreeMap<&[State], usize> = BTreeMap::new();
-    for e in &reg.entries {
-        let next = lists.len();
-        lists.entry(e.states.as_slice()).or_insert(next);
-    }
-    let mut by_index: Vec<(&[State], usize)> = lists.iter().map(|(k, v)| (*k, *v)).collect();
-    by_index.sort_by_key(|(_, i)| *i);
-    let consts = by_index.iter().map(|(states, i)| {
+    let states = numbered(reg.entries.iter().map(|e| e.states.as_slice()));
+    let same_as = numbered(reg.entries.iter().map(|e| e.same_as.as_slice()));
+    let state_consts = states.in_order.iter().enumerate().map(|(i, list)| {
         let name = format_ident!("S{}", i);
-        let states = states.iter().map(state_tokens);
-        quote! { const #name: &[State] = &[#(#states),*]; }
+        let list = list.iter().map(state_tokens);
+        quote! { const #name: &[State] = &[#(#list),*]; }
     });
-    let mut aliases: BTreeMap<&[Option<String>], usize> = BTreeMap::new();
-    for e in &reg.entries {
-        let next = aliases.len();
-        aliases.entry(e.same_as.as_slice()).or_insert(next);
-    }
-    let mut alias_lists: Vec<(&[Option<String>], usize)> = aliases.iter().map(|(k, v)| (*k, *v)).collect();
-    alias_lists.sort_by_key(|(_, i)| *i);
-    let alias_consts = alias_lists.iter().map(|(list, i)| {
+    let same_as_consts = same_as.in_order.iter().enumerate().map(|(i, list)| {
         let name = format_ident!("A{}", i);
         let items = list.iter().map(|a| match a {
             Some(p) => quote!(::std::option::Option::Some(#p)),
@@ -81,28 +70,66 @@ pub fn registry_data(reg: &Registry) -> TokenStream {
         });
         quote! { const #name: &[::std::option::Option<&str>] = &[#(#items),*]; }
     });
-    let entries = reg.entries.iter().map(|e| {
-        let path = &e.path;
-        let kind = match e.kind {
-            EntryKind::Type => format_ident!("Type"),
-            EntryKind::Field => format_ident!("Field"),
-            EntryKind::Value => format_ident!("Value"),
-            EntryKind::Const => format_ident!("Const"),
-        };
-        let states = format_ident!("S{}", lists[e.states.as_slice()]);
-        let same_as = format_ident!("A{}", aliases[e.same_as.as_slice()]);
-        quote! { #path #kind #states #same_as, }
-    });
+    let state_names = (0..states.in_order.len()).map(|i| format_ident!("S{}", i));
+    let same_as_names = (0..same_as.in_order.len()).map(|i| format_ident!("A{}", i));
+    let lines: Vec<String> = reg
+        .entries
+        .iter()
+        .map(|e| {
+            let kind = match e.kind {
+                EntryKind::Type => 'T',
+                EntryKind::Field => 'F',
+                EntryKind::Value => 'V',
+                EntryKind::Const => 'C',
+            };
+            let states = states.index[e.states.as_slice()];
+            let same_as = same_as.index[e.same_as.as_slice()];
+            format!("{kind} {states} {same_as} {}", e.path)
+        })
+        .collect();
+    let table = raw_string(&lines.join("\n"));
     let versions = reg.protocol_versions.iter().map(|(v, r)| quote! { (#v, #r), });
     quote! {
-        #(#consts)*
-        #(#alias_consts)*
+        #(#state_consts)*
+        const STATE_LISTS: &[&[State]] = &[#(#state_names),*];
+        #(#same_as_consts)*
+        const SAME_AS_LISTS: &[&[::std::option::Option<&str>]] = &[#(#same_as_names),*];
 
-        static ENTRIES: &[Entry] = crate::rt::registry_entries![crate::REVISIONS; #(#entries)*];
+        /// Every entry, sorted by path, a line each: `KIND STATES SAME_AS PATH`
+        /// (`T`ype, `F`ield, `V`alue or `C`onst; an index into `STATE_LISTS`;
+        /// one into `SAME_AS_LISTS`; the path, its odd segments JSON-quoted).
+        static ENTRIES: &str = #table;
 
         /// Protocol version strings, sorted, with their revisions.
         static PROTOCOL_VERSIONS: &[(&str, &str)] = &[#(#versions)*];
     }
+}
+
+/// Distinct lists, numbered in order of first use.
+struct Numbered<'a, T> {
+    in_order: Vec<&'a [T]>,
+    index: BTreeMap<&'a [T], usize>,
+}
+
+fn numbered<'a, T: Ord>(lists: impl Iterator<Item = &'a [T]>) -> Numbered<'a, T> {
+    let mut out = Numbered { in_order: Vec::new(), index: BTreeMap::new() };
+    for list in lists {
+        if !out.index.contains_key(list) {
+            out.index.insert(list, out.in_order.len());
+            out.in_order.push(list);
+        }
+    }
+    out
+}
+
+/// `text` as a raw string literal, its lines the file's: `r#"..."#`, with as
+/// many `#` as it takes for no `"#...` inside to end it.
+fn raw_string(text: &str) -> TokenStream {
+    let mut hashes = String::new();
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{text}\"{hashes}").parse().unwrap_or_else(|_| quote!(#text))
 }
 
 fn state_tokens(s: &State) -> TokenStream {
