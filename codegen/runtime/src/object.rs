@@ -327,3 +327,44 @@ macro_rules! __mcp_object {
     (@required required) => { true };
     (@required $kind:ident) => { false };
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::extra::Extra;
+    use crate::shape::Shape;
+    use crate::slots::{FixedSlot, Required};
+
+    use super::{ReadObject, deserialize_object};
+
+    /// A struct with a fixed member its `FIXED` does not list: what a broken
+    /// `object!` call would make.
+    #[derive(Debug)]
+    struct Broken {
+        name: String,
+    }
+
+    impl Shape for Broken {
+        const WIRES: &'static [&'static str] = &["type", "name"];
+        const REQUIRED: &'static [bool] = &[true, true];
+    }
+
+    impl<'de> ReadObject<'de> for Broken {
+        type Slots = (FixedSlot, Required<String>);
+        fn build(((), name): ((), String), _: Extra) -> Self {
+            Broken { name }
+        }
+    }
+
+    fn read(text: &str) -> Result<Broken, String> {
+        deserialize_object::<Broken, _>(&mut serde_json::Deserializer::from_str(text), "Broken")
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_fixed_member_with_no_listed_value_is_an_error_not_a_guess() {
+        let error = read(r#"{"type":"x","name":"n"}"#).unwrap_err();
+        assert!(error.starts_with("`type` is fixed, but its struct lists no value for it"), "{error}");
+        // The other member reads as it should, and an absent fixed member is missing.
+        assert_eq!(read(r#"{"name":"n"}"#).unwrap_err(), "missing field `type` at line 1 column 12");
+    }
+}

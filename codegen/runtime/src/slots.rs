@@ -147,9 +147,11 @@ impl<'de> Slot<'de> for FixedSlot {
         fixed: &[(&str, Fixed)],
     ) -> Result<(), A::Error> {
         // The struct lists each of its fixed members (the `object!` macro writes
-        // both lists); a wire not there would be a bug of the macro's.
-        let expected = fixed.iter().find(|(w, _)| *w == wire).map_or(Fixed::Bool(false), |(_, value)| *value);
-        read_fixed(access, wire, expected, &mut self.0)
+        // both lists); a wire not there is a bug of the macro's, said as an error.
+        match fixed.iter().find(|(w, _)| *w == wire) {
+            Some(&(_, expected)) => read_fixed(access, wire, expected, &mut self.0),
+            None => Err(de::Error::custom(format_args!("`{wire}` is fixed, but its struct lists no value for it"))),
+        }
     }
     #[inline]
     fn missing(&self) -> bool {
