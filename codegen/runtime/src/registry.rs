@@ -73,7 +73,7 @@ pub struct Entry {
 
 impl Entry {
     /// The state in `revision` (a name from `revisions`).
-    pub fn state(&'static self, revision: &str) -> Option<&'static State> {
+    pub fn state(&self, revision: &str) -> Option<&'static State> {
         self.states.get(index_of(self.revisions, revision)?)
     }
 
