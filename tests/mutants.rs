@@ -284,7 +284,7 @@ const FULL_EVERY: u64 = 20;
 /// without in a few runs in a hundred, and the test failed). The other mutants draw their revision apart
 /// from the mutation.
 fn drawn(seed: u64, revisions: usize) -> (usize, bool) {
-    if seed % FULL_EVERY == 0 {
+    if seed.is_multiple_of(FULL_EVERY) {
         (((seed / FULL_EVERY) % revisions as u64) as usize, true)
     } else {
         (Rng::new(seed ^ 0x5EED_F00D_CAFE_D00D).below(revisions), false)
