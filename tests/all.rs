@@ -24,6 +24,7 @@ mod negative;
 mod oracle;
 mod oracle_methods;
 mod registry;
+mod runtime_crates;
 mod schema_json;
 mod server_peers;
 mod unions;

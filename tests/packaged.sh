@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The types crate as users get it from crates.io: the packaged .crate files of
-# mcp-spec-runtime and mcp-spec-types (what `cargo package` makes), unpacked
-# into a workspace of their own, the runtime found through [patch.crates-io]
+# mcp-spec-runtime, mcp-spec-protocol and mcp-spec-types (what `cargo package`
+# makes), unpacked into a workspace of their own, the runtime crates found through [patch.crates-io]
 # as crates.io would serve it. Checked there:
 #   - each revision feature alone, and all of them, builds;
 #   - the doctests (the crate's README and item docs) run;
@@ -21,14 +21,14 @@ version=$(sed -n 's/^version = "\(.*\)"$/\1/p' generated/Cargo.toml | head -1)
 # $CARGO_HOME/registry/src/-<hash of that path>/, reusing the extraction ever
 # after: a checkout packaged before would verify against its old sources. The
 # extractions of local registries (their folder names start with "-") go first.
-for stale in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/mcp-spec-{runtime,types}-"$version"; do
+for stale in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/mcp-spec-{runtime,protocol,types}-"$version"; do
   [ -e "$stale" ] && rm -rf "$stale"
 done
-cargo package --locked --quiet -p mcp-spec-runtime -p mcp-spec-types -p mcp-era-bridge
+cargo package --locked --quiet -p mcp-spec-runtime -p mcp-spec-protocol -p mcp-spec-types -p mcp-era-bridge
 work="$root/target/packaged"
 rm -rf "$work"
 mkdir -p "$work"
-for crate in mcp-spec-runtime mcp-spec-types mcp-era-bridge; do
+for crate in mcp-spec-runtime mcp-spec-protocol mcp-spec-types mcp-era-bridge; do
   tar -xzf "target/package/$crate-$version.crate" -C "$work"
 done
 cat > "$work/Cargo.toml" <<EOF
@@ -38,6 +38,7 @@ members = ["mcp-spec-types-$version", "mcp-era-bridge-$version"]
 
 [patch.crates-io]
 mcp-spec-runtime = { path = "mcp-spec-runtime-$version" }
+mcp-spec-protocol = { path = "mcp-spec-protocol-$version" }
 mcp-spec-types = { path = "mcp-spec-types-$version" }
 EOF
 cp Cargo.lock "$work/Cargo.lock"

@@ -12,12 +12,15 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #[doc(hidden)]
-pub use mcp_spec_runtime::__private as rt;
-pub use mcp_spec_runtime::{
-    ChooseMember, ChooseRead, Conversion, ConvertError, Extra, ExtraIter, HasResponse,
-    InputRequest, MethodInfo, MethodKind, Notification, ReadError, Request, TypeEntry,
-    UnknownValue, from_str, reread,
+pub mod rt {
+    pub use mcp_spec_protocol::__private::*;
+    pub use mcp_spec_runtime::__private::*;
+}
+pub use mcp_spec_protocol::{
+    ChooseMember, ChooseRead, Conversion, ConvertError, HasResponse, InputRequest,
+    MethodInfo, MethodKind, Notification, ReadError, Request, TypeEntry, from_str, reread,
 };
+pub use mcp_spec_runtime::{Extra, ExtraIter, UnknownValue};
 /// The ordered map of every map-typed member: members keep the order they
 /// came in, whatever features the build gives `serde_json`.
 pub use indexmap::IndexMap;

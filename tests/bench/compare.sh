@@ -63,7 +63,7 @@ fi
 # never built incrementally, but a path dependency (ours, here) is by default, and
 # writing the incremental cache costs about a third more. Measured as a user gets both.
 export CARGO_INCREMENTAL=0
-echo; echo "== compile time: the types crate with its runtime (theirs: the one crate), debug, other dependencies already built, CARGO_INCREMENTAL=0"
+echo; echo "== compile time: the types crate with its two runtime crates (theirs: the one crate), debug, other dependencies already built, CARGO_INCREMENTAL=0"
 mk() { # name, dependency line
   mkdir -p "$work/$1/src"
   printf '[package]\nname = "%s"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n%s\n\n[workspace]\n' "$1" "$2" > "$work/$1/Cargo.toml"
@@ -86,10 +86,10 @@ serde_json = \"1\""
 }
 user user-ours "mcp-spec-types = { path = \"$root/generated\", default-features = false, features = [\"v2026_07_28\"] }" mcp_spec_types::v2026_07_28::JSONRPCMessage
 user user-theirs "rust-mcp-schema = { version = \"=2.0.0\", default-features = false, features = [\"2026_07_28\"] }" rust_mcp_schema::mcp_2026_07_28::JsonrpcMessage
-build() { # crate, packages to rebuild (ours: the types crate and its runtime, both built from scratch)
+build() { # crate, packages to rebuild (ours: the types crate and its runtime crates, all built from scratch)
   (cd "$work/$1" && cargo build --quiet 2>/dev/null && cargo clean --quiet $2 && t0=$(now) && cargo build --quiet && t1=$(now) && echo $((t1 - t0)))
 }
-ours="-p mcp-spec-types -p mcp-spec-runtime"
+ours="-p mcp-spec-types -p mcp-spec-runtime -p mcp-spec-protocol"
 crates="ours-v2025_11_25 theirs-v2025_11_25 ours-v2026_07_28 theirs-v2026_07_28 ours-all"
 for c in $crates user-ours user-theirs; do (cd "$work/$c" && cargo build --quiet); done
 declare -A times

@@ -140,7 +140,7 @@ pub fn emit_crate(
         "src/shared.rs".into(),
         format_file(&shared_index(&items_shared), &lib_header(spec), "src/shared.rs", &mut diags),
     );
-    files.insert("Cargo.toml".into(), cargo_toml(spec, &shared, &settings.runtime_path, &ext::features(extensions)));
+    files.insert("Cargo.toml".into(), cargo_toml(spec, &shared, settings, &ext::features(extensions)));
     files.insert("README.md".into(), crate_readme(spec, &shared));
     krate::mark_all_unformatted(&mut files);
     if diags.has_errors() { Err(diags) } else { Ok(files) }

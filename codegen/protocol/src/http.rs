@@ -13,7 +13,7 @@
 //! and a [`HeaderMismatch`] (`-32020`).
 //!
 //! ```
-//! use mcp_spec_runtime::http::{ToolHeaders, request_headers, validate_headers};
+//! use mcp_spec_protocol::http::{ToolHeaders, request_headers, validate_headers};
 //! use serde_json::json;
 //!
 //! let tool = ToolHeaders::of(&json!({
