@@ -60,31 +60,29 @@ fn is_type(rev: &Revision, name: &str) -> bool {
 /// modules of their own, oldest first), leaving out the items they share.
 pub fn pairs<'a>(modules: &[&'a Revision], shared: &SharedItems) -> Vec<Pair<'a>> {
     let none = Default::default();
-    modules
-        .windows(2)
-        .map(|w| {
-            let (old, new) = (w[0], w[1]);
-            let old_shares = shared.reexports.get(&old.module).unwrap_or(&none);
-            let new_shares = shared.reexports.get(&new.module).unwrap_or(&none);
-            let mut pair =
-                Pair { old, new, up: Vec::new(), up_try: Vec::new(), down: Vec::new(), down_try: Vec::new() };
-            for name in old.items.keys() {
-                if !is_type(old, name) || !is_type(new, name) {
-                    continue;
-                }
-                if old_shares.get(name).is_some_and(|s| new_shares.get(name) == Some(s)) {
-                    continue;
-                }
-                let ty = Type::Named(name.clone());
-                // A fresh judgment each: a recursive type's assumptions hold within one.
-                let up = Compat::new(new, old).accepts(&ty, &ty);
-                let down = Compat::new(old, new).accepts(&ty, &ty);
-                (if up { &mut pair.up } else { &mut pair.up_try }).push(name.clone());
-                (if down { &mut pair.down } else { &mut pair.down_try }).push(name.clone());
+    let windows: Vec<&[&'a Revision]> = modules.windows(2).collect();
+    // Each pair judges every type it has in common afresh: the pairs on every core.
+    crate::par::map(&windows, |w| {
+        let (old, new) = (w[0], w[1]);
+        let old_shares = shared.reexports.get(&old.module).unwrap_or(&none);
+        let new_shares = shared.reexports.get(&new.module).unwrap_or(&none);
+        let mut pair = Pair { old, new, up: Vec::new(), up_try: Vec::new(), down: Vec::new(), down_try: Vec::new() };
+        for name in old.items.keys() {
+            if !is_type(old, name) || !is_type(new, name) {
+                continue;
             }
-            pair
-        })
-        .collect()
+            if old_shares.get(name).is_some_and(|s| new_shares.get(name) == Some(s)) {
+                continue;
+            }
+            let ty = Type::Named(name.clone());
+            // A fresh judgment each: a recursive type's assumptions hold within one.
+            let up = Compat::new(new, old).accepts(&ty, &ty);
+            let down = Compat::new(old, new).accepts(&ty, &ty);
+            (if up { &mut pair.up } else { &mut pair.up_try }).push(name.clone());
+            (if down { &mut pair.down } else { &mut pair.down_try }).push(name.clone());
+        }
+        pair
+    })
 }
 
 /// `src/convert.rs` and the file of each pair.
