@@ -54,16 +54,25 @@ pub fn generate(spec_dir: &Path) -> Result<Generated, Diagnostics> {
 pub fn generate_with(spec_dir: &Path, settings: &emit::Settings) -> Result<Generated, Diagnostics> {
     let started = std::time::Instant::now();
     let (spec, mut warnings) = spec::load_spec(spec_dir)?;
-    let mut extensions = match &settings.ext_dir {
-        Some(dir) => {
-            let (extensions, ext_warnings) = extension::load_extensions(dir, &spec)?;
+    // The extensions, those of the folder and those the manifest describes, and
+    // the registry each need only the spec: on every core.
+    let (from_dir, from_manifest, registry) = std::thread::scope(|scope| {
+        let from_dir = scope.spawn(|| settings.ext_dir.as_ref().map(|dir| extension::load_extensions(dir, &spec)));
+        let registry = scope.spawn(|| registry::build(&spec));
+        let from_manifest =
+            settings.ext_manifest.as_ref().map(|manifest| extension::load_manifest_extensions(manifest, &spec));
+        (par::joined(from_dir), from_manifest, par::joined(registry))
+    });
+    let mut extensions = match from_dir {
+        Some(loaded) => {
+            let (extensions, ext_warnings) = loaded?;
             warnings.extend(ext_warnings);
             extensions
         }
         None => Vec::new(),
     };
-    if let Some(manifest) = &settings.ext_manifest {
-        let (described, ext_warnings) = extension::load_manifest_extensions(manifest, &spec)?;
+    if let (Some(manifest), Some(loaded)) = (&settings.ext_manifest, from_manifest) {
+        let (described, ext_warnings) = loaded?;
         warnings.extend(ext_warnings);
         for ext in described {
             if extensions.iter().any(|e| e.module == ext.module) {
@@ -78,8 +87,8 @@ pub fn generate_with(spec_dir: &Path, settings: &emit::Settings) -> Result<Gener
         }
         extensions.sort_by(|a, b| a.module.cmp(&b.module));
     }
+    // `load`: the spec, the extensions and the registry beside them.
     let loaded = started.elapsed();
-    let registry = registry::build(&spec);
     let notes = emit::registry::look_ahead_notes(&spec, &registry);
     let files = emit::emit_crate(&spec, &extensions, &registry, &notes, settings)?;
     let timings = vec![("load", loaded), ("emit", started.elapsed() - loaded)];
