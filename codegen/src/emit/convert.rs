@@ -60,13 +60,24 @@ fn is_type(rev: &Revision, name: &str) -> bool {
 /// modules of their own, oldest first), leaving out the items they share.
 pub fn pairs<'a>(modules: &[&'a Revision], shared: &SharedItems) -> Vec<Pair<'a>> {
     let none = Default::default();
-    let windows: Vec<&[&'a Revision]> = modules.windows(2).collect();
-    // Each pair judges every type it has in common afresh: the pairs on every core.
-    crate::par::map(&windows, |w| {
-        let (old, new) = (w[0], w[1]);
+    let mut pairs: Vec<Pair<'a>> = modules
+        .windows(2)
+        .map(|w| Pair {
+            old: w[0],
+            new: w[1],
+            up: Vec::new(),
+            up_try: Vec::new(),
+            down: Vec::new(),
+            down_try: Vec::new(),
+        })
+        .collect();
+    // Every type two adjacent revisions both have and do not share, judged each
+    // way: one job per type, on every core (a pair's types vary by a hundred).
+    let mut jobs: Vec<(usize, &String)> = Vec::new();
+    for (at, pair) in pairs.iter().enumerate() {
+        let (old, new) = (pair.old, pair.new);
         let old_shares = shared.reexports.get(&old.module).unwrap_or(&none);
         let new_shares = shared.reexports.get(&new.module).unwrap_or(&none);
-        let mut pair = Pair { old, new, up: Vec::new(), up_try: Vec::new(), down: Vec::new(), down_try: Vec::new() };
         for name in old.items.keys() {
             if !is_type(old, name) || !is_type(new, name) {
                 continue;
@@ -74,15 +85,21 @@ pub fn pairs<'a>(modules: &[&'a Revision], shared: &SharedItems) -> Vec<Pair<'a>
             if old_shares.get(name).is_some_and(|s| new_shares.get(name) == Some(s)) {
                 continue;
             }
-            let ty = Type::Named(name.clone());
-            // A fresh judgment each: a recursive type's assumptions hold within one.
-            let up = Compat::new(new, old).accepts(&ty, &ty);
-            let down = Compat::new(old, new).accepts(&ty, &ty);
-            (if up { &mut pair.up } else { &mut pair.up_try }).push(name.clone());
-            (if down { &mut pair.down } else { &mut pair.down_try }).push(name.clone());
+            jobs.push((at, name));
         }
-        pair
-    })
+    }
+    let judged = crate::par::map(&jobs, |&(at, name)| {
+        let (old, new) = (pairs[at].old, pairs[at].new);
+        let ty = Type::Named(name.clone());
+        // A fresh judgment each: a recursive type's assumptions hold within one.
+        (Compat::new(new, old).accepts(&ty, &ty), Compat::new(old, new).accepts(&ty, &ty))
+    });
+    for (&(at, name), (up, down)) in jobs.iter().zip(judged) {
+        let pair = &mut pairs[at];
+        (if up { &mut pair.up } else { &mut pair.up_try }).push(name.clone());
+        (if down { &mut pair.down } else { &mut pair.down_try }).push(name.clone());
+    }
+    pairs
 }
 
 /// `src/convert.rs` and the file of each pair.
