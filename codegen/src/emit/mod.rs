@@ -56,7 +56,7 @@ pub fn emit_crate(
     }
     // Every Rust file is independent: emitted and formatted on every core, the
     // biggest jobs first (by items) so the cores finish together. The extensions'
-    // files are one job: alone after the rest, they were a sixth of the run.
+    // files are one job: run alone before the rest, they were a sixth of a run.
     enum Job<'a> {
         Lib,
         Registry,
