@@ -71,17 +71,19 @@ async function everything({ elicitation }) {
   check(textOf(r) === 'Echo: hello through the bridge', `tools/call echo: ${textOf(r)}`);
   r = await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
   check(textOf(r).includes('5'), `tools/call get-sum: ${textOf(r)}`);
-  seen.length = 0;
+  // What the server asked, counted by kind over the session: the reference
+  // server asks for the roots once, 350 ms after initialization or for
+  // `get-roots-list`, whichever comes first, so on a slow machine its timer's
+  // question rides on whichever call is in flight then.
+  const asked = (kind) => seen.filter((s) => s.split(':')[0] === kind).length;
   r = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } });
-  check(textOf(r).includes('an old silent pond') && seen.join() === 'sample', `sampling, asked through the bridge: ${seen}`);
+  check(textOf(r).includes('an old silent pond') && asked('sample') === 1, `sampling, asked through the bridge: ${seen}`);
   if (elicitation) {
-    seen.length = 0;
     r = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
-    check(textOf(r).includes('Ada') && seen.length === 1, `elicitation, asked through the bridge: ${textOf(r).slice(0, 50)}`);
+    check(textOf(r).includes('Ada') && asked('elicit') === 1, `elicitation, asked through the bridge: ${textOf(r).slice(0, 50)}`);
   }
-  seen.length = 0;
   r = await client.callTool({ name: 'get-roots-list', arguments: {} });
-  check(textOf(r).includes('file:///tmp/peers-research') && seen.includes('roots'), `roots, asked through the bridge: ${seen}`);
+  check(textOf(r).includes('file:///tmp/peers-research') && asked('roots') === 1, `roots, asked through the bridge once: ${seen}`);
   const { prompts } = await client.listPrompts();
   check(prompts.some((p) => p.name === 'simple-prompt'), `prompts/list -> ${prompts.map((p) => p.name)}`);
   const p = await client.getPrompt({ name: 'simple-prompt', arguments: {} });

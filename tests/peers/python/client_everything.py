@@ -58,17 +58,18 @@ async def run(mode: str, command: list[str], url: str | None = None) -> None:
         r = await client.call_tool("get-sum", {"a": 2, "b": 3})
         check("5" in text_of(r), f"tools/call get-sum: {text_of(r)!r}")
 
-        SEEN.clear()
+        # What the server asked, counted by kind over the session: the reference
+        # server asks for the roots once, 350 ms after initialization or for
+        # `get-roots-list`, whichever comes first, so on a slow machine its timer's
+        # question rides on whichever call is in flight then.
         r = await client.call_tool("trigger-sampling-request", {"prompt": "a haiku", "maxTokens": 20})
-        check("an old silent pond" in text_of(r) and SEEN == ["sample"], f"sampling, asked through the bridge: {SEEN}")
+        check("an old silent pond" in text_of(r) and SEEN.count("sample") == 1, f"sampling, asked through the bridge: {SEEN}")
 
-        SEEN.clear()
         r = await client.call_tool("trigger-elicitation-request", {})
-        check("Ada Lovelace" in text_of(r) and SEEN == ["elicit"], f"elicitation, asked through the bridge: {text_of(r)[:60]!r}")
+        check("Ada Lovelace" in text_of(r) and SEEN.count("elicit") == 1, f"elicitation, asked through the bridge: {text_of(r)[:60]!r}")
 
-        SEEN.clear()
         r = await client.call_tool("get-roots-list", {})
-        check("file:///tmp/peers-research" in text_of(r) and "roots" in SEEN, f"roots, asked through the bridge: {SEEN}")
+        check("file:///tmp/peers-research" in text_of(r) and SEEN.count("roots") == 1, f"roots, asked through the bridge once: {SEEN}")
 
         prompts = await client.list_prompts()
         check("simple-prompt" in [p.name for p in prompts.prompts], f"prompts/list -> {[p.name for p in prompts.prompts]}")
