@@ -48,12 +48,6 @@ pub fn emit_crate(
     files.insert("src/negotiate.rs".into(), format!("{}{NEGOTIATE}", template_header("negotiate.rs")));
     // A revision with an earlier one's items is that module re-exported.
     let shared = share::shared_revisions(&spec.revisions);
-    for (module, of) in &shared {
-        let Some(rev) = spec.revisions.iter().find(|r| &r.module == module) else { continue };
-        let path = format!("src/{module}.rs");
-        let text = format_file(&share::reexport_module(rev, of), &revision_header(rev), &path, &mut diags);
-        files.insert(path.into(), text);
-    }
     // Every Rust file is independent: emitted and formatted on every core, the
     // biggest jobs first (by items) so the cores finish together. The extensions'
     // files are one job: run alone before the rest, they were a sixth of a run.
@@ -61,6 +55,7 @@ pub fn emit_crate(
         Lib,
         Registry,
         Extensions,
+        Reexport(&'a Revision, &'a Revision),
         Module(usize, &'a Revision),
     }
     enum Output {
@@ -71,11 +66,16 @@ pub fn emit_crate(
     let own: Vec<&Revision> = spec.revisions.iter().filter(|r| !shared.contains_key(&r.module)).collect();
     let mut jobs: Vec<Job<'_>> = own.iter().enumerate().map(|(i, r)| Job::Module(i, r)).collect();
     jobs.extend([Job::Extensions, Job::Registry, Job::Lib]);
+    for (module, of) in &shared {
+        if let Some(rev) = spec.revisions.iter().find(|r| &r.module == module) {
+            jobs.push(Job::Reexport(rev, of));
+        }
+    }
     jobs.sort_by_key(|j| {
         std::cmp::Reverse(match j {
             Job::Module(_, r) => r.items.len(),
             Job::Extensions => extensions.iter().flat_map(|e| &e.revisions).map(|r| r.rev.items.len()).sum(),
-            Job::Registry | Job::Lib => 0,
+            Job::Registry | Job::Lib | Job::Reexport(..) => 0,
         })
     });
     let outputs = crate::par::map(&jobs, |job| {
@@ -88,6 +88,11 @@ pub fn emit_crate(
             Job::Registry => {
                 let data = format_file(&registry::registry_data(registry), "", "src/registry.rs", &mut d);
                 Output::File("src/registry.rs".to_string(), format!("{}{}\n{data}", lib_header(spec), registry::API))
+            }
+            Job::Reexport(rev, of) => {
+                let path = format!("src/{}.rs", rev.module);
+                let text = format_file(&share::reexport_module(rev, of), &revision_header(rev), &path, &mut d);
+                Output::File(path, text)
             }
             Job::Extensions => {
                 let mut ext_files = Files::new();
