@@ -168,8 +168,9 @@ fn every_name_a_runtime_crates_root_shows_has_an_example() {
     }
 }
 
-/// The packages `package` depends on in this workspace, as cargo resolves them.
-fn dependencies_of(package: &str) -> Vec<String> {
+/// Each package of this workspace and the packages it depends on (not for
+/// tests or builds), as its manifest declares them: one `cargo metadata` call.
+fn dependencies() -> std::collections::BTreeMap<String, Vec<String>> {
     let output = std::process::Command::new(env!("CARGO"))
         .args(["metadata", "--format-version", "1", "--no-deps", "--manifest-path"])
         .arg(workspace_root().join("Cargo.toml"))
@@ -178,21 +179,20 @@ fn dependencies_of(package: &str) -> Vec<String> {
     assert!(output.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&output.stderr));
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let packages = metadata["packages"].as_array().unwrap();
-    let found = packages.iter().find(|p| p["name"] == package).unwrap_or_else(|| panic!("no package {package}"));
-    found["dependencies"]
-        .as_array()
-        .unwrap()
+    packages
         .iter()
-        .filter(|d| d["kind"].is_null())
-        .map(|d| d["name"].as_str().unwrap().to_string())
+        .map(|p| {
+            let normal = p["dependencies"].as_array().unwrap().iter().filter(|d| d["kind"].is_null());
+            (p["name"].as_str().unwrap().to_string(), normal.map(|d| d["name"].as_str().unwrap().to_string()).collect())
+        })
         .collect()
 }
 
 #[test]
 fn the_runtime_crates_build_side_by_side_and_the_types_crate_needs_both() {
-    let runtime = dependencies_of("mcp-spec-runtime");
-    let protocol = dependencies_of("mcp-spec-protocol");
-    let types = dependencies_of("mcp-spec-types");
+    let all = dependencies();
+    let of = |package: &str| all.get(package).unwrap_or_else(|| panic!("no package {package}")).clone();
+    let (runtime, protocol, types) = (of("mcp-spec-runtime"), of("mcp-spec-protocol"), of("mcp-spec-types"));
     // Counted, so that a renamed package cannot pass by being absent.
     assert!(runtime.len() >= 3 && protocol.len() >= 3, "{runtime:?} {protocol:?}");
     assert!(!runtime.iter().any(|d| d.starts_with("mcp-spec")), "the runtime depends on {runtime:?}");
