@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use mcp_spec_codegen::model::{ItemKind, Origin, Revision, Type};
 use serde_json::Value;
 
-/// The spec folder, found as the tools find it (`MCP_SPEC_DIR`, then
-/// `../shared/mcp-spec` beside the workspace). Panics with what was looked for
+/// The spec folder, found as the tools find it (`MCP_SPEC_DIR`, then the
+/// repository's pinned copy, `spec/mcp`). Panics with what was looked for
 /// when it is missing: tests that need the inputs never skip silently.
 pub fn spec_dir() -> PathBuf {
     match mcp_spec_codegen::spec::locate_spec_dir(None, &workspace_root()) {
@@ -747,15 +747,15 @@ pub fn ext_manifest() -> mcp_spec_codegen::extension::ManifestFile {
     mcp_spec_codegen::extension::ManifestFile { path, named: true }
 }
 
-/// The extensions folder, found as the tools find it (`MCP_EXT_DIR`, then
-/// `../shared/mcp-ext` beside the workspace). Panics with what was looked for
+/// The extensions folder, found as the tools find it (`MCP_EXT_DIR`, then the
+/// repository's pinned copy, `spec/ext`). Panics with what was looked for
 /// when it is missing.
 pub fn ext_dir() -> PathBuf {
     match mcp_spec_codegen::extension::locate_ext_dir(None, &workspace_root()) {
         Ok(Some(d)) => d.path,
         Ok(None) => panic!(
             "the extension inputs are missing: no MCP_EXT_DIR, and {} is not a folder",
-            workspace_root().join("../shared/mcp-ext").display()
+            workspace_root().join(mcp_spec_codegen::extension::DEFAULT_EXT_DIR).display()
         ),
         Err(d) => panic!("the extension inputs are missing:\n{}", d.render()),
     }

@@ -53,8 +53,7 @@ scratch="$root/target/mutants/tree"
 rm -rf "$scratch"
 mkdir -p "$(dirname "$scratch")"
 git clone --quiet "$root" "$scratch"
-# The spec inputs are found from the scratch tree as the tests find them.
-export MCP_SPEC_DIR="${MCP_SPEC_DIR:-$(cd "$root/../shared/mcp-spec" && pwd)}"
+# The spec inputs are the scratch tree's own pinned copy (spec/), unless MCP_SPEC_DIR names others.
 name=$(echo "$file" | sed 's,codegen/src/,,; s,/,_,g; s,\.rs$,,')${shard[1]:+-${shard[1]//\//of}}
 cd "$scratch"
 PATH="$wrapper:$PATH" "$tools/bin/cargo-mutants" mutants --in-place -f "$file" "${shard[@]}" --all-features \

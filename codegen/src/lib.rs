@@ -17,6 +17,7 @@ pub mod names;
 pub mod output;
 pub mod par;
 pub mod parse;
+pub mod pinned;
 pub mod protocol;
 pub mod registry;
 pub mod report;

@@ -13,11 +13,15 @@ use crate::parse::parse_schema;
 /// The environment variable that names a spec folder.
 pub const SPEC_DIR_ENV: &str = "MCP_SPEC_DIR";
 
+/// The repository's own pinned copy of the spec inputs, from the workspace root
+/// (`spec/README.md` says where it comes from; `cargo xtask spec-sync` refreshes it).
+pub const DEFAULT_SPEC_DIR: &str = "spec/mcp";
+
 /// Where the spec inputs are: `explicit` (`--spec-dir`), else `$MCP_SPEC_DIR`, else
-/// `../shared/mcp-spec` beside the workspace root. The error says what was tried.
+/// the repository's pinned copy ([`DEFAULT_SPEC_DIR`]). The error says what was tried.
 pub fn locate_spec_dir(explicit: Option<&Path>, workspace_root: &Path) -> Result<PathBuf, Diagnostics> {
     let env = std::env::var_os(SPEC_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let default = workspace_root.join("../shared/mcp-spec");
+    let default = workspace_root.join(DEFAULT_SPEC_DIR);
     let (chosen, how) = match (explicit, &env) {
         (Some(p), _) => (p.to_path_buf(), "--spec-dir"),
         (None, Some(p)) => (p.clone(), SPEC_DIR_ENV),

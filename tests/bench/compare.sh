@@ -6,11 +6,11 @@
 #
 # Installs cargo-typify 0.8 (the peer for generation) under target/bench-tools
 # and builds scratch crates under target/bench-compile. Needs the spec inputs
-# (MCP_SPEC_DIR, else ../shared/mcp-spec).
+# (MCP_SPEC_DIR, else the repository's pinned copy, spec/mcp).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
-spec="${MCP_SPEC_DIR:-$root/../shared/mcp-spec}"
+spec="${MCP_SPEC_DIR:-$root/spec/mcp}"
 [ -d "$spec/schema" ] || { echo "error: the MCP spec inputs are missing: looked for $spec/schema (set MCP_SPEC_DIR)" >&2; exit 1; }
 spec=$(cd "$spec" && pwd)
 rounds="${ROUNDS:-5}"

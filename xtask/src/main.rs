@@ -25,10 +25,10 @@ struct Cli {
 enum Command {
     /// Regenerate the `generated` crate from every revision's schema.ts.
     Codegen {
-        /// The spec folder (holds `schema/<revision>/schema.ts`). Default: $MCP_SPEC_DIR, then ../shared/mcp-spec.
+        /// The spec folder (holds `schema/<revision>/schema.ts`). Default: $MCP_SPEC_DIR, then spec/mcp.
         #[arg(long)]
         spec_dir: Option<PathBuf>,
-        /// The extensions folder (holds `<name>/schema/<revision>/schema.ts`). Default: $MCP_EXT_DIR, then ../shared/mcp-ext.
+        /// The extensions folder (holds `<name>/schema/<revision>/schema.ts`). Default: $MCP_EXT_DIR, then spec/ext.
         #[arg(long)]
         ext_dir: Option<PathBuf>,
         /// The extensions manifest (extensions shipped as files anywhere, such as an npm
@@ -86,6 +86,37 @@ enum Command {
         #[arg(long)]
         ext_dir: Option<PathBuf>,
     },
+    /// Refresh a folder of the pinned inputs (spec/) from a checkout of its upstream,
+    /// exactly the files spec/sources.toml lists, and record the commit; or compare.
+    SpecSync {
+        /// The top of a checkout of the source's upstream (a git work tree, or an
+        /// unpacked npm package's `package/`).
+        #[arg(long)]
+        from: PathBuf,
+        /// Which source of spec/sources.toml: `mcp`, `tasks`, `ext-apps`.
+        #[arg(long, default_value = "mcp")]
+        source: String,
+        /// Write nothing; exit 1 listing each file added, removed or changed upstream, and the pin.
+        #[arg(long)]
+        check: bool,
+        /// The commit a folder that is not a git checkout holds (a copy of one).
+        #[arg(long, requires = "date")]
+        commit: Option<String>,
+        /// That commit's date, `YYYY-MM-DD`.
+        #[arg(long, requires = "commit")]
+        date: Option<String>,
+        /// The pinned folder. Default: the workspace's spec/.
+        #[arg(long)]
+        into: Option<PathBuf>,
+    },
+    /// Run the official MCP conformance suite (tests/conformance): needs the suite's
+    /// source (`--suite-dir DIR`, default ../shared/conformance) and the npm registry.
+    /// Every argument goes to it; `cargo xtask conformance --help` lists them.
+    #[command(disable_help_flag = true)]
+    Conformance {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Print the model of one revision (items, fields, union rules), for inspection.
     Model {
         /// The revision: `2025-11-25`, `draft`.
@@ -135,6 +166,11 @@ fn main() -> ExitCode {
             codegen(spec_dir, ext_dir, ext_manifest, out, check, timings, verbose)
         }
         Command::Model { revision, spec_dir } => model(&revision, spec_dir),
+        Command::Conformance { args } => conformance(&args),
+        Command::SpecSync { from, source, check, commit, date, into } => {
+            let pinned = into.unwrap_or_else(|| workspace_root().join(mcp_spec_codegen::pinned::DEFAULT_PINNED_DIR));
+            spec_sync(&pinned, &from, &source, check, commit.as_deref().zip(date.as_deref()))
+        }
         Command::Registry { revision, format, spec_dir, ext, ext_dir } => {
             let ext = ext.map(|name| (name, ext_dir));
             registry_report(revision.as_deref(), format, spec_dir, ext)
@@ -337,7 +373,8 @@ fn load_ext(
     }
     if looked.is_empty() {
         eprintln!(
-            "error: no extensions: none was named (--ext-dir, MCP_EXT_DIR), ../shared/mcp-ext is not there, and there is no {}",
+            "error: no extensions: none was named (--ext-dir, MCP_EXT_DIR), {} is not there, and there is no {}",
+            extension::DEFAULT_EXT_DIR,
             extension::manifest::DEFAULT_MANIFEST
         );
     } else {
@@ -401,4 +438,82 @@ fn diff(
         FailOn::None => false,
     });
     if failing { ExitCode::from(3) } else { printed }
+}
+
+fn spec_sync(pinned: &Path, from: &Path, name: &str, check: bool, commit: Option<(&str, &str)>) -> ExitCode {
+    use mcp_spec_codegen::pinned::{self, Found};
+    let failed = |d: Diagnostics| {
+        report(&d);
+        ExitCode::from(1)
+    };
+    let sources = match pinned::read_sources(pinned) {
+        Ok(s) => s,
+        Err(d) => return failed(d),
+    };
+    let Some(source) = sources.iter().find(|s| s.name == name) else {
+        let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+        eprintln!(
+            "error: unknown source `{name}`; {} has: {}",
+            pinned.join(pinned::SOURCES_FILE).display(),
+            names.join(", ")
+        );
+        return ExitCode::from(2);
+    };
+    let upstream = match pinned::read_upstream(source, from, commit) {
+        Ok(u) => u,
+        Err(d) => return failed(d),
+    };
+    if !check {
+        let files = upstream.files.len();
+        return match pinned::sync(pinned, &sources, name, upstream) {
+            Ok(synced) => {
+                eprintln!(
+                    "wrote {files} files of `{name}` to {}, at {}",
+                    pinned.join(&synced.folder).display(),
+                    synced.origin.pin()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(d) => failed(d),
+        };
+    }
+    if let Found::Unknown { why } = &upstream.found {
+        eprintln!("note: {why}; only the files are compared, not the pin");
+    }
+    let folder = pinned.join(&source.folder);
+    match pinned::compare(source, &folder, &upstream) {
+        Ok(d) if d.is_empty() => {
+            eprintln!("{} is what {} gives ({} files)", folder.display(), from.display(), upstream.files.len());
+            ExitCode::SUCCESS
+        }
+        Ok(d) => {
+            let printed = print_out(&d.render());
+            eprintln!(
+                "error: {} differs from {}; `cargo xtask spec-sync --source {name} --from {}` copies it",
+                folder.display(),
+                from.display(),
+                from.display()
+            );
+            if printed == ExitCode::SUCCESS { ExitCode::from(1) } else { printed }
+        }
+        Err(d) => failed(d),
+    }
+}
+
+/// The conformance runs are a crate of their own (tests/conformance), built and
+/// run here, so the xtask stays free of what they need.
+fn conformance(args: &[String]) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args(["run", "--locked", "--quiet", "--package", "mcp-spec-conformance", "--"])
+        .args(args)
+        .current_dir(workspace_root())
+        .status();
+    match status {
+        Ok(s) => ExitCode::from(s.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
+        Err(e) => {
+            eprintln!("error: cannot run cargo for the conformance runs: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -72,8 +72,8 @@ fn the_registry_report_prints_in_every_format() {
     assert!(String::from_utf8_lossy(&md.stdout).contains("## draft"));
 }
 
-/// The spec folder, found as the tool finds it (`MCP_SPEC_DIR`, then
-/// `../shared/mcp-spec` beside the workspace); missing inputs fail loudly.
+/// The spec folder, found as the tool finds it (`MCP_SPEC_DIR`, then the
+/// repository's pinned copy, `spec/mcp`); missing inputs fail loudly.
 fn spec_dir() -> std::path::PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     mcp_spec_codegen::spec::locate_spec_dir(None, &root)
@@ -265,4 +265,134 @@ fn ext_reports_an_extensions_own_items_and_names_what_it_does_not_know() {
     let core_only = xtask(&["diff", "2026-07-28", "draft", "--ext", "tasks"]);
     assert_eq!(code(&core_only), 2);
     assert!(String::from_utf8_lossy(&core_only.stderr).contains("available: draft"));
+}
+
+/// Runs `git` in `dir` with a fixed identity and dates, so commits are the same on every machine.
+fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .env("GIT_AUTHOR_DATE", "2030-01-02T03:04:05Z")
+        .env("GIT_COMMITTER_DATE", "2030-01-02T03:04:05Z")
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+/// `spec-sync` takes exactly the files the manifest lists from a checkout (none of
+/// upstream's others), records its commit, and `--check` lists each difference of
+/// a later commit (a file changed, one added, one removed, the pin) until synced.
+#[test]
+fn spec_sync_copies_exactly_the_listed_files_and_check_lists_what_differs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let pinned_mcp = root.join("spec/mcp");
+    let work = std::env::temp_dir().join(format!("mcp-spec-cli-sync-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    // An upstream checkout: the pinned files, and files of upstream's the manifest does not take.
+    let upstream = work.join("upstream");
+    let mut taken = tree(&pinned_mcp);
+    taken.remove(std::path::Path::new("README.md"));
+    assert!(taken.len() >= 290, "the pinned copy holds {} files", taken.len());
+    for (rel, bytes) in &taken {
+        std::fs::create_dir_all(upstream.join(rel).parent().unwrap()).unwrap();
+        std::fs::write(upstream.join(rel), bytes).unwrap();
+    }
+    for extra in ["README.md", "schema/draft/schema.mdx", "docs/specification/draft/server/tools.mdx", "package.json"] {
+        std::fs::create_dir_all(upstream.join(extra).parent().unwrap()).unwrap();
+        std::fs::write(upstream.join(extra), "not an input").unwrap();
+    }
+    git(&upstream, &["init", "--quiet"]);
+    git(&upstream, &["add", "-A"]);
+    git(&upstream, &["commit", "--quiet", "-m", "first"]);
+    let first = git(&upstream, &["rev-parse", "HEAD"]);
+    let pinned = work.join("spec");
+    std::fs::create_dir_all(&pinned).unwrap();
+    std::fs::copy(root.join("spec/sources.toml"), pinned.join("sources.toml")).unwrap();
+    let sync = |check: bool| {
+        let (from, into) = (upstream.to_str().unwrap(), pinned.to_str().unwrap());
+        let mut args = vec!["spec-sync", "--from", from, "--into", into];
+        if check {
+            args.push("--check");
+        }
+        xtask(&args)
+    };
+    // Before the first sync, everything is to be added.
+    let o = sync(true);
+    assert_eq!(code(&o), 1);
+    let added = String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.starts_with("added: ")).count();
+    assert_eq!(added, taken.len(), "{}", String::from_utf8_lossy(&o.stdout));
+
+    let o = sync(false);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let mut written = tree(&pinned.join("mcp"));
+    let readme = String::from_utf8(written.remove(std::path::Path::new("README.md")).expect("a README")).unwrap();
+    assert_eq!(
+        written, taken,
+        "the synced folder is the pinned one, byte for byte, with none of upstream's other files"
+    );
+    assert!(readme.contains(&format!("at commit `{first}` (2030-01-02)")), "{readme}");
+    let manifest = std::fs::read_to_string(pinned.join("sources.toml")).unwrap();
+    assert!(manifest.contains(&format!("commit = \"{first}\"")), "{manifest}");
+    assert_eq!(code(&sync(true)), 0, "a fresh sync checks clean");
+
+    // A later upstream commit: one file changed, one added, one removed; one change outside the patterns.
+    std::fs::write(upstream.join("schema/2025-11-25/schema.ts"), "export interface Changed {}\n").unwrap();
+    std::fs::create_dir_all(upstream.join("schema/2027-01-01")).unwrap();
+    std::fs::write(upstream.join("schema/2027-01-01/schema.ts"), "export interface New {}\n").unwrap();
+    std::fs::remove_file(upstream.join("docs/specification/draft/deprecated.mdx")).unwrap();
+    std::fs::write(upstream.join("schema/draft/schema.mdx"), "still not an input").unwrap();
+    git(&upstream, &["add", "-A"]);
+    git(&upstream, &["commit", "--quiet", "-m", "second"]);
+    let second = git(&upstream, &["rev-parse", "HEAD"]);
+    let o = sync(true);
+    assert_eq!(code(&o), 1);
+    let report = String::from_utf8_lossy(&o.stdout).into_owned();
+    let expected = format!(
+        "pin: recorded commit {first} (2030-01-02), upstream at commit {second} (2030-01-02)\n\
+         added: schema/2027-01-01/schema.ts\n\
+         removed: docs/specification/draft/deprecated.mdx\n\
+         changed: schema/2025-11-25/schema.ts\n"
+    );
+    assert_eq!(report, expected);
+    assert_eq!(code(&sync(false)), 0);
+    assert_eq!(code(&sync(true)), 0, "synced again, it checks clean");
+    assert!(!pinned.join("mcp/docs/specification/draft/deprecated.mdx").exists(), "a file upstream dropped is dropped");
+
+    // A checkout of another repository is refused, naming what it lacks, and nothing is written.
+    let o = xtask(&["spec-sync", "--from", work.join("spec").to_str().unwrap(), "--into", pinned.to_str().unwrap()]);
+    assert_eq!(code(&o), 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("has no file `schema/*/schema.ts`"));
+    assert_eq!(code(&sync(true)), 0, "the refused sync changed nothing");
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Every file of the repository's pinned folders is one its source takes, and
+/// each README is the one its source writes: a file dropped in by hand fails.
+#[test]
+fn the_pinned_folders_hold_exactly_what_their_sources_list() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut checked = Vec::new();
+    for (source, folder) in [("mcp", "mcp"), ("tasks", "ext/tasks"), ("ext-apps", "packages/ext-apps")] {
+        // A folder compared with itself: only the pin cannot be told (it is not a checkout).
+        let dir = root.join("spec").join(folder);
+        let o = xtask(&["spec-sync", "--source", source, "--from", dir.to_str().unwrap(), "--check"]);
+        assert_eq!(
+            code(&o),
+            0,
+            "{source}: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        checked.push(tree(&dir).len());
+    }
+    assert_eq!(checked, [300, 6, 3], "files per pinned folder (README included)");
+    let o = xtask(&["spec-sync", "--source", "nope", "--from", "."]);
+    assert_eq!(code(&o), 2);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown source `nope`; "));
 }

@@ -12,7 +12,7 @@
 //!
 //! [[extension.revision]]
 //! name = "2026-01-26"                         # the module: ext::apps::v2026_01_26
-//! file = "../../shared/mcp-packages/ext-apps-2.0.4/spec.types.d.ts"   # from the manifest's folder
+//! file = "../spec/packages/ext-apps/dist/src/spec.types.d.ts"   # from the manifest's folder
 //! core = "2025-11-25"                         # the core revision its imports name
 //! ```
 

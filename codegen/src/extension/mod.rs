@@ -81,13 +81,16 @@ impl ExtDir {
     }
 }
 
+/// The repository's own pinned copy of the extensions, from the workspace root.
+pub const DEFAULT_EXT_DIR: &str = "spec/ext";
+
 /// Where the extensions are: `explicit` (`--ext-dir`), else `$MCP_EXT_DIR`, else
-/// `../shared/mcp-ext` beside the workspace root. A named folder that is not
+/// the repository's pinned copy ([`DEFAULT_EXT_DIR`]). A named folder that is not
 /// there is an error saying what was tried; a default one that is not there
 /// is `None` (no extensions).
 pub fn locate_ext_dir(explicit: Option<&Path>, workspace_root: &Path) -> Result<Option<ExtDir>, Diagnostics> {
     let env = std::env::var_os(EXT_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let default = workspace_root.join("../shared/mcp-ext");
+    let default = workspace_root.join(DEFAULT_EXT_DIR);
     let (chosen, how) = match (explicit, &env) {
         (Some(p), _) => (p.to_path_buf(), "--ext-dir"),
         (None, Some(p)) => (p.clone(), EXT_DIR_ENV),

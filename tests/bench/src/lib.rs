@@ -3,23 +3,16 @@
 //! interleaves the contenders round by round and reports medians.
 
 use std::path::{Path, PathBuf};
+
 use std::time::{Duration, Instant};
 
 use mcp_spec_types::rt::TypeEntry;
 use mcp_spec_types::{MethodInfo, v2025_11_25 as legacy, v2026_07_28 as modern};
 use serde_json::{Value, json};
 
-/// `MCP_SPEC_DIR`, else `../shared/mcp-spec` beside the workspace.
+/// The spec folder as the tools find it (`MCP_SPEC_DIR`, else the repository's pinned copy).
 pub fn spec_dir() -> PathBuf {
-    let dir = std::env::var_os("MCP_SPEC_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/mcp-spec"));
-    assert!(
-        dir.join("schema").is_dir(),
-        "the MCP spec inputs are missing: looked for {}/schema (set MCP_SPEC_DIR)",
-        dir.display()
-    );
-    dir
+    mcp_spec_testkit::spec_dir()
 }
 
 /// Every example message of a revision: (type name, JSON text), sorted.

@@ -15,12 +15,12 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the workspace root exists")
 }
 
-/// The spec folder as the tools find it (`MCP_SPEC_DIR`, then
-/// `../shared/mcp-spec` beside the workspace). Panics with what was looked for
+/// The spec folder as the tools find it (`MCP_SPEC_DIR`, then the repository's
+/// pinned copy, `spec/mcp`; the generator's `DEFAULT_SPEC_DIR`). Panics with what was looked for
 /// when it is missing: tests that need the inputs never skip silently.
 pub fn spec_dir() -> PathBuf {
     let env = std::env::var_os("MCP_SPEC_DIR").filter(|v| !v.is_empty()).map(PathBuf::from);
-    let dir = env.clone().unwrap_or_else(|| workspace_root().join("../shared/mcp-spec"));
+    let dir = env.clone().unwrap_or_else(|| workspace_root().join("spec/mcp"));
     if !dir.join("schema").is_dir() {
         panic!(
             "the MCP spec inputs are missing; these tests need them: {} has no schema/ folder ({})",

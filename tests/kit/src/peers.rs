@@ -171,3 +171,74 @@ pub fn earlier_sessions(transcript: &Path) -> Vec<PathBuf> {
     let stem = transcript.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
     (1..).map(|n| transcript.with_file_name(format!("{stem}.earlier-{n}.jsonl"))).take_while(|p| p.exists()).collect()
 }
+
+/// The official conformance suite's runner, `@modelcontextprotocol/conformance`
+/// 0.2.0-alpha.11 exactly (its `latest` tag is older), and the Node 22 it needs
+/// (npm's `node` package; the machine's Node 20 stops on `fs.globSync`), from
+/// `tests/conformance/package-lock.json`: the folder they are installed in.
+pub fn conformance_runner() -> PathBuf {
+    let src = workspace_root().join("tests/conformance");
+    let lock = std::fs::read_to_string(src.join("package-lock.json"))
+        .unwrap_or_else(|e| panic!("{}/package-lock.json: {e}", src.display()));
+    once(
+        &installed().join("conformance-runner"),
+        &lock,
+        "@modelcontextprotocol/conformance 0.2.0-alpha.11 and node 22 from the npm registry (https://registry.npmjs.org)",
+        |dir| npm_ci(&src, dir, "tests/conformance/package-lock.json"),
+    )
+}
+
+/// The suite's reference server (`examples/servers/typescript` of the suite's
+/// source at `suite`), copied under `target/` (the suite's folder may be
+/// read-only) with its own lock file's dependencies: the folder it runs in.
+pub fn conformance_reference_server(suite: &Path) -> PathBuf {
+    let src = suite.join("examples/servers/typescript");
+    let mut inputs = String::new();
+    for file in ["package-lock.json", "everything-server.ts"] {
+        let text = std::fs::read_to_string(src.join(file)).unwrap_or_else(|e| {
+            panic!("{}/{file}: {e} (is {} the conformance suite's source?)", src.display(), suite.display())
+        });
+        inputs.push_str(&text);
+    }
+    once(
+        &installed().join("conformance-server"),
+        &inputs,
+        "the conformance suite's reference server's dependencies from the npm registry (https://registry.npmjs.org)",
+        |dir| {
+            copy_tree(&src, dir).map_err(|e| format!("copying {}: {e}", src.display()))?;
+            run(
+                Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir),
+                "npm ci (the reference server's package-lock.json)",
+            )
+        },
+    )
+}
+
+fn npm_ci(src: &Path, dir: &Path, what: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    for f in ["package.json", "package-lock.json"] {
+        std::fs::copy(src.join(f), dir.join(f)).map_err(|e| format!("{f}: {e}"))?;
+    }
+    run(
+        Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(dir),
+        &format!("npm ci ({what})"),
+    )
+}
+
+/// Copies the files under `from` into `to` (made writable: a read-only source
+/// stays read-only in a plain copy), leaving out `node_modules`.
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        if entry.file_type()?.is_dir() {
+            if entry.file_name() != "node_modules" {
+                copy_tree(&src, &dst)?;
+            }
+        } else {
+            std::fs::write(&dst, std::fs::read(&src)?)?;
+        }
+    }
+    Ok(())
+}
