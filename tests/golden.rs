@@ -261,6 +261,39 @@ fn constructs_fixture_collisions_bounds_and_utility_types() {
     }
 }
 
+/// `Record<K, V>` by its keys: string literals make a struct of those members
+/// (each required, a near miss naming the one missing); `string`, a template
+/// literal or `string & {}` among them makes a map, whatever else is listed
+/// (`"name" | string`, a key upstream's draft once had).
+#[test]
+fn constructs_fixture_records_keyed_by_literals_are_structs_and_by_any_string_maps() {
+    use constructs::*;
+    let json = serde_json::json!({
+        "size": {"width": 2, "height": 3},
+        "hints": [{"name": "n", "other": "o"}, {}],
+        "routes": {"/a": "x", "b": "y"},
+        "either": {"a": true, "z": false}
+    });
+    let k: Keyed = read(json.clone());
+    let (width, height): (i64, i64) = (k.size.width, k.size.height);
+    assert_eq!((width, height), (2, 3));
+    let hints = k.hints.as_ref().expect("hints");
+    assert_eq!(hints[0].get("name").map(String::as_str), Some("n"));
+    assert_eq!(hints[0].get("other").map(String::as_str), Some("o"), "a key beside the literal is a key too");
+    assert!(hints[1].is_empty(), "no key is required");
+    // A template literal's keys are not checked against its pattern: JSON's keys are strings.
+    assert_eq!(k.routes.as_ref().map(|r| r.len()), Some(2));
+    assert_eq!(k.either.as_ref().and_then(|e| e.get("z")), Some(&false));
+    assert_eq!(write(&k), json);
+    // A near miss: a literal key is a required member, named when missing.
+    let e = serde_json::from_value::<Keyed>(serde_json::json!({"size": {"width": 2}})).unwrap_err();
+    assert!(e.to_string().contains("missing field `height`"), "{e}");
+    let e =
+        serde_json::from_value::<Keyed>(serde_json::json!({"size": {"width": 1, "height": 1}, "hints": [{"name": 1}]}))
+            .unwrap_err();
+    assert!(e.to_string().contains("invalid type: integer `1`, expected a string"), "{e}");
+}
+
 #[test]
 fn constructs_fixture_a_struct_read_in_groups_of_slots() {
     use constructs::*;

@@ -150,6 +150,31 @@ pub fn field_ident(snake: &str) -> String {
     }
 }
 
+/// The Levenshtein distance between two names, in characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Up to `n` of `candidates`, nearest to `name` first (edit distance, case
+/// aside; then by name): what a "did you mean" lists.
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>, n: usize) -> Vec<&'a str> {
+    let lower = name.to_lowercase();
+    let mut ranked: Vec<(usize, &str)> =
+        candidates.into_iter().map(|c| (edit_distance(&lower, &c.to_lowercase()), c)).collect();
+    ranked.sort();
+    ranked.dedup();
+    ranked.into_iter().take(n).map(|(_, c)| c).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

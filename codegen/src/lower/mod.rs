@@ -302,7 +302,7 @@ impl Lowerer<'_> {
             },
             TypeKind::Ref { name, args } => match (name.as_str(), args.as_slice()) {
                 // `Record<string, never>`: an object with no members.
-                ("Record", args) if let Some(at) = self.record_key_problem(args) => {
+                ("Record", args) if let object::RecordKeys::NotString(at) = self.record_keys(args) => {
                     self.error_at(
                         at,
                         "a key of `Record<K, T>` that is not a string",
@@ -312,7 +312,9 @@ impl Lowerer<'_> {
                 }
                 ("Record", [_, v]) if matches!(v.kind, TypeKind::Never) => Type::Map(Box::new(Type::Json)),
                 // Keyed by a union of literals: a struct of those members (see `record_keys`).
-                ("Record", args) if !self.record_keys(args).is_empty() => self.inline_struct(ty, parent, field, role),
+                ("Record", args) if matches!(self.record_keys(args), object::RecordKeys::Named(_)) => {
+                    self.inline_struct(ty, parent, field, role)
+                }
                 ("Record", [_, v]) => Type::Map(Box::new(self.lower_type(v, parent, field, InlineRole::Value, docs))),
                 ("Array" | "ReadonlyArray", [t]) => {
                     Type::Array(Box::new(self.lower_type(t, parent, field, InlineRole::Item, docs)))
@@ -457,7 +459,7 @@ impl Lowerer<'_> {
         let lower = name.to_lowercase();
         let mut best: Option<(usize, &String)> = None;
         for cand in &self.order {
-            let dist = edit_distance(&lower, &cand.to_lowercase());
+            let dist = crate::names::edit_distance(&lower, &cand.to_lowercase());
             if dist <= 2.max(name.len() / 4) && best.is_none_or(|(d, c)| dist < d || (dist == d && cand < c)) {
                 best = Some((dist, cand));
             }
@@ -519,17 +521,4 @@ fn const_literal(v: &ConstValue) -> LiteralValue {
 
 fn number_literal(n: f64) -> LiteralValue {
     whole_number(n).map_or(LiteralValue::Float(n), LiteralValue::Int)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

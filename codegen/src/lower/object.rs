@@ -89,19 +89,49 @@ impl Lowerer<'_> {
         shape
     }
 
-    /// The keys of `Record<K, V>` when K is a union of string literals (inline,
-    /// or through aliases of this file); none for `Record<string, V>`.
-    pub(super) fn record_keys(&self, args: &[TypeExpr]) -> Vec<String> {
-        let Some(key) = self.record_key_type(args) else { return Vec::new() };
-        let mut keys = Vec::new();
-        super::union::collect_string_literals(key, &mut keys);
-        keys
+    /// What the key type `K` of `Record<K, V>` makes of the record (inline, or
+    /// through aliases of this file): the one decision every place that lowers
+    /// a `Record` reads.
+    pub(super) fn record_keys(&self, args: &[TypeExpr]) -> RecordKeys {
+        let [key, _] = args else { return RecordKeys::Any };
+        // A key that is no alias of this file (an imported name, say) is taken
+        // as a string key, as before unions of literals were read.
+        let Some(key) = self.through_aliases(key) else { return RecordKeys::Any };
+        let (mut named, mut any) = (Vec::new(), false);
+        if let Some(at) = self.collect_record_keys(key, &mut named, &mut any, true) {
+            return RecordKeys::NotString(at);
+        }
+        if any || named.is_empty() { RecordKeys::Any } else { RecordKeys::Named(named) }
     }
 
-    /// `K` of `Record<K, V>`, through aliases of this file.
-    fn record_key_type<'t>(&'t self, args: &'t [TypeExpr]) -> Option<&'t TypeExpr> {
-        let [key, _] = args else { return None };
-        let mut at = key;
+    /// Walks a key type's union: literals into `named`, `string` or a template
+    /// literal sets `any`; the first member that is not a string is returned.
+    fn collect_record_keys(&self, t: &TypeExpr, named: &mut Vec<String>, any: &mut bool, top: bool) -> Option<Span> {
+        match &t.kind {
+            TypeKind::StrLit(s) => named.push(s.clone()),
+            TypeKind::String | TypeKind::Template(_) => *any = true,
+            // `string & {}`: TypeScript's open string (it keeps the literals' completions).
+            TypeKind::Intersection(parts) if parts.iter().any(|p| matches!(p.kind, TypeKind::String)) => *any = true,
+            TypeKind::Never => {}
+            TypeKind::Union(members) => {
+                for m in members {
+                    let m = self.through_aliases(m).unwrap_or(m);
+                    if let Some(at) = self.collect_record_keys(m, named, any, false) {
+                        return Some(at);
+                    }
+                }
+            }
+            // A name that is no alias, as the whole key, is read as a string key (above).
+            TypeKind::Ref { .. } if top => *any = true,
+            _ => return Some(t.span),
+        }
+        None
+    }
+
+    /// `t` with the aliases of this file it names looked through; `None` when
+    /// it names something else (an interface, an imported name) or too deep.
+    fn through_aliases<'t>(&'t self, t: &'t TypeExpr) -> Option<&'t TypeExpr> {
+        let mut at = t;
         for _ in 0..crate::model::ALIAS_DEPTH {
             match &at.kind {
                 TypeKind::Ref { name, args } if args.is_empty() => match self.decls.get(name).map(|d| &d.kind) {
@@ -112,16 +142,6 @@ impl Lowerer<'_> {
             }
         }
         None
-    }
-
-    /// A member of a `Record`'s key union that is not a string literal (JSON's
-    /// keys are strings): where it is, to refuse rather than drop it.
-    pub(super) fn record_key_problem(&self, args: &[TypeExpr]) -> Option<Span> {
-        match &self.record_key_type(args)?.kind {
-            TypeKind::Union(members) => members.iter().find(|m| !matches!(m.kind, TypeKind::StrLit(_))).map(|m| m.span),
-            TypeKind::NumLit(_) | TypeKind::BoolLit(_) | TypeKind::Number | TypeKind::Boolean => Some(args[0].span),
-            _ => None,
-        }
     }
 
     /// The shape a type contributes when used as a base or intersection part.
@@ -199,11 +219,13 @@ impl Lowerer<'_> {
                 }
                 Some(shape)
             }
-            TypeKind::Ref { name, args } if name == "Record" && !self.record_keys(args).is_empty() => {
+            TypeKind::Ref { name, args }
+                if name == "Record"
+                    && let RecordKeys::Named(keys) = self.record_keys(args) =>
+            {
                 // `Record<"a" | "b", T>`: an object with those members, each required
                 // (`Partial<Record<…>>`, or a `T | undefined` value, makes them optional).
-                let members = self
-                    .record_keys(args)
+                let members = keys
                     .into_iter()
                     .map(|key| crate::syntax::Member::Property {
                         name: key,
@@ -346,4 +368,18 @@ impl Lowerer<'_> {
         }
         shape
     }
+}
+
+/// What a `Record<K, V>` is, by its key type `K`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum RecordKeys {
+    /// Any string is a key: `string`, a template literal (or `string & {}`), or
+    /// a union with one of them among its members (`"name" | string` suggests a
+    /// key, it does not require one): a map.
+    Any,
+    /// A union of string literals only: exactly those members, a struct.
+    Named(Vec<String>),
+    /// A member that is not a string, where it is written (JSON's keys are
+    /// strings): refused rather than dropped.
+    NotString(Span),
 }
