@@ -396,3 +396,61 @@ fn the_pinned_folders_hold_exactly_what_their_sources_list() {
     assert_eq!(code(&o), 2);
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown source `nope`; "));
 }
+
+/// A manifest naming a capability type its extension does not declare would
+/// generate `pub type Capability = <nothing>;`: it is an error at the key, with
+/// the closest declared names, and no crate is written.
+#[test]
+fn a_manifests_capability_must_name_a_declared_type() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let work = std::env::temp_dir().join(format!("mcp-spec-cli-capability-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let apps = root.join("spec/packages/ext-apps/dist/src/spec.types.d.ts").canonicalize().unwrap();
+    let manifest = work.join("extensions.toml");
+    let write = |capability: &str| {
+        std::fs::write(
+            &manifest,
+            format!(
+                "[[extension]]\nname = \"apps\"\nid = \"io.modelcontextprotocol/ui\"\ncapability = \"{capability}\"\n\
+                 core-packages = [\"@modelcontextprotocol/client\", \"@modelcontextprotocol/sdk/types.js\"]\n\n\
+                 [[extension.revision]]\nname = \"2026-01-26\"\nfile = {:?}\ncore = \"2025-11-25\"\n",
+                apps.display().to_string()
+            ),
+        )
+        .unwrap()
+    };
+    let out = work.join("out");
+    let generate = || {
+        xtask(&[
+            "codegen",
+            "--ext-manifest",
+            manifest.to_str().unwrap(),
+            "--ext-dir",
+            work.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    write("McpUiClientCapabilites");
+    let o = generate();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(code(&o), 1, "{err}");
+    assert!(
+        err.contains("`extension[0].capability` names `McpUiClientCapabilites`, which revision 2026-01-26 of extension `apps` does not declare"),
+        "{err}"
+    );
+    assert!(err.contains("extensions.toml:4:14"), "the key's value is located: {err}");
+    assert!(err.contains("the closest declared: `McpUiClientCapabilities`"), "{err}");
+    assert!(!out.exists(), "nothing is written");
+    // Named rightly, the same manifest generates.
+    write("McpUiClientCapabilities");
+    let o = generate();
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        std::fs::read_to_string(out.join("src/ext/apps/v2026_01_26.rs"))
+            .unwrap()
+            .contains("pub type Capability = McpUiClientCapabilities;")
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}

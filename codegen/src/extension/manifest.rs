@@ -41,6 +41,10 @@ pub struct ManifestExtension {
     pub name: String,
     pub id: Option<String>,
     pub capability: Option<String>,
+    /// Where the capability's name is written in the manifest (for an error about it).
+    pub capability_span: Option<crate::diag::Span>,
+    /// Its place in the manifest: `extension[0]`.
+    pub key: String,
     /// The import paths that mean the core schema (`@modelcontextprotocol/client`).
     pub core_packages: Vec<String>,
     pub revisions: Vec<ManifestRevision>,
@@ -156,9 +160,20 @@ pub fn read_manifest(file: &Path) -> Result<Vec<ManifestExtension>, Diagnostics>
             };
             revisions.push(ManifestRevision { name: rev_name, file: base.join(rev_file), core });
         }
-        out.push(ManifestExtension { name, id, capability, core_packages, revisions });
+        let capability_span = capability.as_ref().and_then(|_| value_span(&text, i, "capability"));
+        out.push(ManifestExtension { name, id, capability, capability_span, key: at, core_packages, revisions });
     }
     if diags.has_errors() { Err(diags) } else { Ok(out) }
+}
+
+/// Where the value of `extension[index].key` is written in the manifest's text.
+fn value_span(text: &str, index: usize, key: &str) -> Option<crate::diag::Span> {
+    use toml::de::{DeTable, DeValue};
+    let root = DeTable::parse(text).ok()?;
+    let DeValue::Array(extensions) = root.get_ref().get("extension")?.get_ref() else { return None };
+    let DeValue::Table(extension) = extensions.get(index)?.get_ref() else { return None };
+    let at = extension.get(key)?.span();
+    Some(crate::diag::Span::new(u32::try_from(at.start).ok()?, u32::try_from(at.end).ok()?))
 }
 
 #[cfg(test)]

@@ -198,8 +198,16 @@ pub fn load_manifest_extensions(
                         |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                     loaded.source = format!("`{}`, named in `{}`", file_name(&rev.file), file_name(&file.path));
                     loaded.id = described.id.clone().or(loaded.id);
-                    loaded.capability = described.capability.clone().or(loaded.capability);
-                    ext.revisions.push(loaded);
+                    match undeclared_capability(&described, &loaded, &file.path) {
+                        None => {
+                            loaded.capability = described.capability.clone().or(loaded.capability);
+                            ext.revisions.push(loaded);
+                        }
+                        Some(d) if !file.named => {
+                            diags.extend(skipped(&described.name, Some(&rev.name), &file.path, d.into()))
+                        }
+                        Some(d) => diags.push(d),
+                    }
                 }
                 Err(d) if !file.named => diags.extend(skipped(&described.name, Some(&rev.name), &file.path, d)),
                 Err(d) => diags.extend(d),
@@ -210,6 +218,32 @@ pub fn load_manifest_extensions(
         }
     }
     if diags.has_errors() { Err(diags) } else { Ok((out, diags)) }
+}
+
+/// The manifest's `capability` when the extension's file declares no item of
+/// that name: the generated alias would name nothing (the crate would not
+/// compile), so it is an error at the key, with the closest names declared.
+fn undeclared_capability(
+    described: &manifest::ManifestExtension,
+    loaded: &ExtensionRevision,
+    manifest: &Path,
+) -> Option<Diagnostic> {
+    let name = described.capability.as_deref()?;
+    if loaded.rev.items.contains_key(name) {
+        return None;
+    }
+    let close = crate::names::closest(name, loaded.rev.items.keys().map(String::as_str), 3);
+    let key = format!("{}.capability", described.key);
+    let mut d = Diagnostic::error(format!(
+        "`{key}` names `{name}`, which revision {} of extension `{}` does not declare",
+        loaded.rev.name, described.name
+    ));
+    d = match described.capability_span {
+        Some(span) => d.at(manifest, span).label(format!("not declared in {}", loaded.source)),
+        None => d.in_file(manifest),
+    };
+    let list = close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+    Some(d.hint(format!("name the item that declares the extension's capability; the closest declared: {list}")))
 }
 
 /// Where an extension revision's core types come from.
