@@ -45,8 +45,8 @@ fn corpus() -> Vec<Value> {
             }
         }
     }
-    // 411 on 2026-12-04: at least nine tenths of them.
-    assert!(out.len() >= 370, "only {} messages found (411 were)", out.len());
+    // The pinned examples and the recorded sessions make 411, exactly.
+    assert_eq!(out.len(), 411, "messages found in the examples and the recorded sessions");
     out
 }
 
