@@ -39,6 +39,80 @@ fn src_of(krate: &RuntimeCrate) -> PathBuf {
     workspace_root().join(krate.dir).join("src")
 }
 
+/// The crate-root names a file's code reaches: the first segment after each
+/// `crate::` and each `super::` that climbs to the root, in paths and in use
+/// trees alike (`use crate::{a, b::C}` reaches `a` and `b`; `crate::*` is
+/// `*`), inside macros' bodies too; not `$crate::` (a macro's path to its own
+/// crate's root), nor a name in a comment, a doc or a string. Read from the
+/// file's tokens, so every form of path is one form.
+fn root_names_used(text: &str) -> Result<Vec<String>, String> {
+    use proc_macro2::{Delimiter, TokenTree};
+    syn::parse_file(text).map_err(|e| format!("not Rust: {e}"))?;
+    let tokens: proc_macro2::TokenStream = text.parse().map_err(|e| format!("{e:?}"))?;
+    fn is_path_sep(t: &[TokenTree]) -> bool {
+        matches!(t, [TokenTree::Punct(a), TokenTree::Punct(b), ..] if a.as_char() == ':' && b.as_char() == ':')
+    }
+    fn ident_is(t: Option<&TokenTree>, name: &str) -> bool {
+        matches!(t, Some(TokenTree::Ident(i)) if i == name)
+    }
+    /// The first segments of the path or use tree starting at `t`.
+    fn first_segments(t: &[TokenTree], out: &mut Vec<String>) {
+        match t.first() {
+            Some(TokenTree::Ident(i)) => out.push(i.to_string()),
+            Some(TokenTree::Punct(p)) if p.as_char() == '*' => out.push("*".into()),
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
+                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                for element in inner.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+                    first_segments(element, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    /// `depth`: how many inline `mod`s deep (a `super` there stays in the file).
+    fn scan(tokens: &[TokenTree], depth: usize, out: &mut Vec<String>) {
+        let mut i = 0;
+        while i < tokens.len() {
+            match &tokens[i] {
+                TokenTree::Ident(m) if m == "mod" => {
+                    if let (Some(TokenTree::Ident(_)), Some(TokenTree::Group(g))) =
+                        (tokens.get(i + 1), tokens.get(i + 2))
+                    {
+                        scan(&g.stream().into_iter().collect::<Vec<_>>(), depth + 1, out);
+                        i += 3;
+                        continue;
+                    }
+                }
+                TokenTree::Group(g) => scan(&g.stream().into_iter().collect::<Vec<_>>(), depth, out),
+                TokenTree::Ident(c) if c == "crate" && is_path_sep(&tokens[i + 1..]) => {
+                    let after_dollar = i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '$');
+                    if !after_dollar {
+                        first_segments(&tokens[i + 3..], out);
+                    }
+                }
+                TokenTree::Ident(s) if s == "super" && is_path_sep(&tokens[i + 1..]) => {
+                    let mut climbs = 1;
+                    let mut at = i + 3;
+                    while ident_is(tokens.get(at), "super") && is_path_sep(&tokens[at + 1..]) {
+                        climbs += 1;
+                        at += 3;
+                    }
+                    if climbs > depth {
+                        first_segments(&tokens[at..], out);
+                    }
+                    i = at;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    let mut out = Vec::new();
+    scan(&tokens.into_iter().collect::<Vec<_>>(), 0, &mut out);
+    Ok(out)
+}
+
 /// Each module of `src` that uses a module at or above it in `layers`, and the
 /// modules found, which must be every one of `layers`.
 fn layering_faults(src: &Path, layers: &[&str]) -> (Vec<String>, Vec<String>) {
@@ -55,13 +129,17 @@ fn layering_faults(src: &Path, layers: &[&str]) -> (Vec<String>, Vec<String>) {
         };
         found.push(name.clone());
         let text = std::fs::read_to_string(entry.path()).unwrap();
-        for (i, _) in text.match_indices("crate::") {
-            // `$crate::` is the macros' path to their crate's root, not a use.
-            if text[..i].ends_with('$') {
+        let used = match root_names_used(&text) {
+            Ok(used) => used,
+            Err(e) => {
+                wrong.push(format!("src/{name}.rs: {e}"));
                 continue;
             }
-            let used: String = text[i + 7..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            if let Some(at) = layers.iter().position(|l| *l == used)
+        };
+        for used in used {
+            if used == "*" {
+                wrong.push(format!("{name} uses every name of the crate's root (`crate::*`): name what it uses"));
+            } else if let Some(at) = layers.iter().position(|l| *l == used)
                 && at >= level
                 && used != name
             {
@@ -89,20 +167,37 @@ fn a_module_that_uses_one_above_it_is_a_fault() {
     // The check on a folder made for it: `low` uses `high`, which is above it.
     let dir = std::env::temp_dir().join(format!("mcp-spec-layering-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("low.rs"), "use crate::high::Thing;\nmacro_rules! m { () => { $crate::high::X } }\n")
-        .unwrap();
+    // Each way `low` reaches `high` counts once: a plain use, a grouped one, a
+    // `super::` from the file's top, a path in code, a path in a macro's body;
+    // none of the look-alikes does.
+    let low = r#"
+use crate::high::Thing;
+use crate::{low as _, high::{A, B}};
+use super::high;
+fn f() -> u8 { crate::high::value() }
+macro_rules! m { () => { crate::high::X } }
+// Look-alikes: a macro's own root, a comment naming crate::high, a doc, a string,
+// a visibility, and `super` inside an inline module (it stays in this file).
+macro_rules! n { () => { $crate::high::X } }
+/// See crate::high.
+pub(crate) fn g() -> &'static str { "crate::high" }
+mod inner { use super::f; }
+"#;
+    std::fs::write(dir.join("low.rs"), low).unwrap();
     std::fs::write(dir.join("high.rs"), "use crate::low::Other;\n").unwrap();
+    std::fs::write(dir.join("glob.rs"), "use crate::*;\n").unwrap();
     std::fs::write(dir.join("stray.rs"), "").unwrap();
-    let (wrong, found) = layering_faults(&dir, &["low", "high"]);
+    let (wrong, found) = layering_faults(&dir, &["glob", "low", "high"]);
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(found, ["high", "low"]);
+    assert_eq!(found, ["glob", "high", "low"]);
     assert_eq!(
         wrong.iter().filter(|w| w.as_str() == "low uses high, which is not below it").count(),
-        1,
-        "the `use` counts, the macro's `$crate::` does not: {wrong:?}"
+        5,
+        "the plain, grouped, `super::`, code and macro paths count; the look-alikes do not: {wrong:?}"
     );
     assert!(wrong.iter().any(|w| w.contains("src/stray.rs is not in its crate's layers")), "{wrong:?}");
-    assert_eq!(wrong.len(), 2, "{wrong:?}");
+    assert!(wrong.iter().any(|w| w.starts_with("glob uses every name of the crate's root")), "{wrong:?}");
+    assert_eq!(wrong.len(), 7, "{wrong:?}");
 }
 
 /// The names a crate's root shows users (its `pub use`s between
