@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mcp_spec_tests::{peers, transcript};
+use mcp_spec_tests::{Checks, peers, transcript};
 use serde_json::Value;
 
 /// The bridge as `cargo install --path bridge` builds it.
@@ -23,6 +23,7 @@ fn bridged(
     client: &[String],
     bridge_args: &[&str],
     server: &[String],
+    checks: Checks,
 ) -> (String, PathBuf, PathBuf, PathBuf) {
     let client_side = peers::transcript_path(&format!("{name}.client-side"));
     let server_side = peers::transcript_path(&format!("{name}.server-side"));
@@ -33,7 +34,7 @@ fn bridged(
     bridge.extend(bridge_args.iter().map(|a| a.to_string()));
     bridge.extend(["--record".to_string(), record.display().to_string(), "--".to_string()]);
     bridge.extend(peers::teed(&server_side, server));
-    let stdout = run_through(name, client, &peers::teed(&client_side, &bridge), &[&client_side, &server_side]);
+    let stdout = run_through(name, client, &peers::teed(&client_side, &bridge), &[&client_side, &server_side], &checks);
     session_ended(&record);
     // Earlier sessions of the same commands (a client's probe on a sibling
     // process) are judged as well: every message through the bridge is typed.
@@ -45,10 +46,22 @@ fn bridged(
     (stdout, client_side, server_side, record)
 }
 
+/// The check `client.mjs` skips against a server without change events to
+/// offer (no `touch` tool, no subscriptions or no tool list changes): the
+/// TypeScript SDK v2 demo server and the example server's legacy side have none.
+pub(crate) const NO_CHANGE_EVENTS: &str =
+    "change events (the server offers no subscriptions, no tool list changes or no touch tool)";
+
 /// Runs `client` with `proxy` as its server command; its output, once it has
 /// passed every check and the bridge (its stderr) dropped nothing. `transcripts`
 /// are named when it fails.
-pub(crate) fn run_through(name: &str, client: &[String], proxy: &[String], transcripts: &[&Path]) -> String {
+pub(crate) fn run_through(
+    name: &str,
+    client: &[String],
+    proxy: &[String],
+    transcripts: &[&Path],
+    checks: &Checks,
+) -> String {
     let mut cmd = client.to_vec();
     cmd.push("--".into());
     cmd.extend_from_slice(proxy);
@@ -67,6 +80,7 @@ pub(crate) fn run_through(name: &str, client: &[String], proxy: &[String], trans
         !stderr.contains("not sent on") && !stderr.contains("to no request"),
         "{name}: the bridge dropped something:\n{stderr}"
     );
+    checks.assert_run(name, &stdout);
     stdout
 }
 
@@ -178,7 +192,8 @@ pub(crate) fn python(script: &str, args: &[&str]) -> Vec<String> {
 fn a_legacy_typescript_sdk_client_uses_a_modern_python_sdk_server_through_the_bridge() {
     let client = node("client.mjs", &[]);
     let server = python("server.py", &[]);
-    let (_, client_side, server_side, record) = bridged("bridge-ts-legacy-to-python-modern", &client, &[], &server);
+    let (_, client_side, server_side, record) =
+        bridged("bridge-ts-legacy-to-python-modern", &client, &[], &server, Checks::all(20));
 
     // The client spoke 2025-11-25: a handshake, and the server's questions as requests to it.
     let c = judged(&client_side);
@@ -229,7 +244,8 @@ fn an_older_hosts_typescript_sdk_client_at_2025_03_26_uses_a_modern_python_sdk_s
     // sends only what that version reads.
     let client = node("client_2025_03_26.mjs", &[]);
     let server = python("server.py", &[]);
-    let (_, client_side, server_side, record) = bridged("bridge-ts-2025-03-26-to-python-modern", &client, &[], &server);
+    let (_, client_side, server_side, record) =
+        bridged("bridge-ts-2025-03-26-to-python-modern", &client, &[], &server, Checks::all(14));
 
     // The client's side, judged with 2025-03-26's types: its version, as the bridge answered it.
     let c = judged(&client_side);
@@ -253,7 +269,7 @@ fn a_modern_python_sdk_client_uses_the_legacy_reference_server_through_the_bridg
     for mode in ["pinned", "modern"] {
         let client = python("client_everything.py", &["--mode", mode]);
         let (_, client_side, server_side, record) =
-            bridged(&format!("bridge-python-{mode}-to-everything-legacy"), &client, &[], &server);
+            bridged(&format!("bridge-python-{mode}-to-everything-legacy"), &client, &[], &server, Checks::all(11));
 
         // The client spoke 2026-07-28: the server's questions came as input_required rounds.
         let c = judged(&client_side);
@@ -282,8 +298,13 @@ fn a_modern_python_sdk_client_uses_the_example_servers_legacy_side_through_the_b
     // Two elicitation rounds in one call, sampling and roots in another, a listen stream.
     let client = python("client.py", &["--mode", "pinned", "--bridged"]);
     let server = vec![example_server().display().to_string()];
-    let (_, client_side, server_side, _) =
-        bridged("bridge-python-pinned-to-example-legacy", &client, &["--server-era", "legacy"], &server);
+    let (_, client_side, server_side, _) = bridged(
+        "bridge-python-pinned-to-example-legacy",
+        &client,
+        &["--server-era", "legacy"],
+        &server,
+        Checks::all(19),
+    );
     let c = judged(&client_side);
     assert_eq!(c.revision, "2026-07-28");
     assert!(c.count("s2c result InputRequiredResult") >= 4, "{:?}", c.kinds);
@@ -299,7 +320,8 @@ fn a_legacy_typescript_sdk_client_uses_a_modern_only_typescript_sdk_v2_server_th
     let client = node("client.mjs", &[]);
     // `--legacy reject`: the server refuses the initialize handshake; only the bridge lets this client in.
     let server = node("server_v2.mjs", &["--legacy", "reject"]);
-    let (_, client_side, server_side, record) = bridged("bridge-ts-legacy-to-ts-v2-modern", &client, &[], &server);
+    let (_, client_side, server_side, record) =
+        bridged("bridge-ts-legacy-to-ts-v2-modern", &client, &[], &server, Checks::skipping(18, &[NO_CHANGE_EVENTS]));
     let c = judged(&client_side);
     assert_eq!(c.revision, "2025-11-25");
     assert_eq!(c.count("s2c request elicitation/create"), 2, "{:?}", c.kinds);
@@ -317,7 +339,7 @@ fn a_modern_typescript_sdk_v2_client_uses_the_legacy_reference_server_through_th
     let server = node("node_modules/@modelcontextprotocol/server-everything/dist/index.js", &[]);
     let client = node("client_v2.mjs", &["--negotiation", "pinned", "--surface", "everything"]);
     let (_, client_side, server_side, record) =
-        bridged("bridge-ts-v2-pinned-to-everything-legacy", &client, &[], &server);
+        bridged("bridge-ts-v2-pinned-to-everything-legacy", &client, &[], &server, Checks::all(11));
     let c = judged(&client_side);
     assert_eq!(c.revision, "2026-07-28");
     assert_eq!(c.count("s2c request"), 0, "{:?}", c.kinds);
@@ -342,7 +364,13 @@ fn a_modern_typescript_sdk_v2_client_uses_an_older_legacy_server_at_2025_03_26_t
     // 2025-03-26: the bridge speaks that to it, each request checked as its type.
     let server = node("server_2025_03_26.mjs", &[]);
     let client = node("client_v2.mjs", &["--negotiation", "pinned", "--surface", "everything-2025-03-26"]);
-    let (_, client_side, server_side, record) = bridged("bridge-ts-v2-pinned-to-ts-2025-03-26", &client, &[], &server);
+    let (_, client_side, server_side, record) = bridged(
+        "bridge-ts-v2-pinned-to-ts-2025-03-26",
+        &client,
+        &[],
+        &server,
+        Checks::skipping(10, &["elicitation (this surface has no tool that asks)"]),
+    );
     let c = judged(&client_side);
     assert_eq!(c.revision, "2026-07-28");
     assert_eq!(c.count("s2c request"), 0, "{:?}", c.kinds);
@@ -405,5 +433,6 @@ fn the_readmes_host_snippet_launches_the_bridge_for_the_typescript_sdks_stdio_cl
     let out = Command::new(&client[0]).args(&client[1..]).env("PATH", path).output().unwrap();
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && stdout.contains("all checks passed"), "{}:\n{stdout}\n{stderr}", out.status);
+    Checks::all(20).assert_run("launched-without-dashes", &stdout);
     assert!(stderr.contains("mcp-era-bridge: the client is legacy"), "the bridge ran: {stderr}");
 }

@@ -881,3 +881,43 @@ fn object_pointers(v: &Value, at: String) -> Vec<String> {
     }
     out
 }
+
+/// What a peer client's run counted, from its `checks: N passed, M skipped: a; b`
+/// line (`tests/peers/node/checks.mjs`, `tests/peers/python/peer_common.py`):
+/// the checks that passed, and those it did not run, each with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checks {
+    pub passed: usize,
+    pub skipped: Vec<String>,
+}
+
+impl Checks {
+    /// `passed` checks, none skipped.
+    pub fn all(passed: usize) -> Checks {
+        Checks { passed, skipped: Vec::new() }
+    }
+
+    /// `passed` checks, and those `skipped` (their names as the client prints them).
+    pub fn skipping(passed: usize, skipped: &[&str]) -> Checks {
+        Checks { passed, skipped: skipped.iter().map(|s| s.to_string()).collect() }
+    }
+
+    /// The counts a client printed; `None` when it printed none.
+    pub fn of(stdout: &str) -> Option<Checks> {
+        let line = stdout.lines().rev().find_map(|l| l.strip_prefix("checks: "))?;
+        let (passed, rest) = line.split_once(" passed, ")?;
+        let (count, names) = rest.split_once(" skipped").unwrap_or((rest, ""));
+        let skipped: Vec<String> =
+            names.strip_prefix(": ").map(|n| n.split("; ").map(str::to_string).collect()).unwrap_or_default();
+        (count.parse::<usize>().ok()? == skipped.len()).then_some(Checks { passed: passed.parse().ok()?, skipped })
+    }
+
+    /// Asserts that a client's run (`stdout`) counted exactly these checks: a
+    /// check skipped that should have run (a capability lost on the way) fails,
+    /// as does a run that checked less.
+    pub fn assert_run(&self, name: &str, stdout: &str) {
+        let found =
+            Checks::of(stdout).unwrap_or_else(|| panic!("{name}: the client printed no `checks:` line:\n{stdout}"));
+        assert_eq!(&found, self, "{name}: the checks the client ran and skipped");
+    }
+}

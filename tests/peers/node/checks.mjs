@@ -8,13 +8,24 @@
 // run shows every check a proxy passes (the run still exits 1).
 const keepGoing = process.env.CHECKS_KEEP_GOING === '1';
 let failed = 0;
+let passed = 0;
+const skipped = [];
 
 export function check(cond, what) {
   console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!cond) {
+  if (cond) {
+    passed += 1;
+  } else {
     failed += 1;
     if (!keepGoing) throw new Error(`check failed: ${what}`);
   }
+}
+
+// A check not run, and why: counted and named in the last lines, so a test
+// that expects it to run fails when it did not (a capability lost on the way).
+export function skip(what) {
+  console.log(`skip ${what}`);
+  skipped.push(what);
 }
 
 export const textOf = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
@@ -53,8 +64,10 @@ export async function checkDemoPromptsAndResources(client) {
   check(c.completion.values.join() === 'friendly,formal', `completion/complete prompt -> ${c.completion.values}`);
 }
 
-// The last line of a run: every check passed, or how many did not.
+// The last lines of a run: how many checks passed and which were skipped,
+// then every check passed, or how many did not.
 export function allPassed() {
+  console.log(`checks: ${passed} passed, ${skipped.length} skipped${skipped.length ? `: ${skipped.join('; ')}` : ''}`);
   console.log(failed === 0 ? 'all checks passed' : `${failed} checks failed`);
 }
 

@@ -31,7 +31,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
-from peer_common import SEEN, check, on_roots, on_sample, text_of
+from peer_common import SEEN, all_passed, check, on_roots, on_sample, text_of
 
 MODES = {"modern": "auto", "auto": "auto", "pinned": "2026-07-28", "legacy": "legacy"}
 
@@ -141,7 +141,7 @@ async def run(mode: str, bridged: bool, command: list[str]) -> None:
                         if len(events) == 2:
                             break
                 check(len(events) == 2, f"listen events {events}")
-    print("all checks passed")
+    all_passed()
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
-from peer_common import SEEN, check, on_roots, on_sample, text_of
+from peer_common import SEEN, all_passed, check, on_roots, on_sample, text_of
 
 MODES = {"modern": "auto", "pinned": "2026-07-28"}
 
@@ -80,7 +80,7 @@ async def run(mode: str, command: list[str], url: str | None = None) -> None:
         check(len(res.resources) > 0, f"resources/list -> {len(res.resources)}")
         rd = await client.read_resource(str(res.resources[0].uri))
         check(len(rd.contents) >= 1, f"resources/read {res.resources[0].uri}")
-    print("all checks passed")
+    all_passed()
 
 
 def main() -> None:
