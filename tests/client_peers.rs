@@ -13,9 +13,15 @@ use mcp_spec_tests::{peers, transcript};
 
 /// Runs the example client against `server` behind the recording proxy.
 fn session(name: &str, server: &[String]) -> (String, transcript::Judged) {
+    session_with(name, &[], server)
+}
+
+/// [`session`], with the client's own options first (`--legacy`).
+fn session_with(name: &str, options: &[&str], server: &[String]) -> (String, transcript::Judged) {
     let path = peers::transcript_path(name);
     let cmd = peers::teed(&path, server);
     let out = Command::new(mcp_spec_testkit::as_installed("mcp-spec-example-client", "mcp-spec-example-client"))
+        .args(options)
         .args(&cmd)
         .output()
         .expect("the example client runs");
@@ -154,4 +160,33 @@ fn a_2026_07_28_server_that_asks_for_input_on_a_prompt_and_a_resource_read() {
         assert_eq!(retry["params"]["requestState"], format!("asked:{method}"));
         assert_eq!(retry["params"]["inputResponses"]["passphrase"]["action"], "accept");
     }
+}
+
+/// A server that declares tools and nothing else (the Python SDK's low-level
+/// server derives its capabilities from its handlers): the client asks for
+/// nothing it was not offered, on either era, says so, and succeeds.
+#[test]
+fn the_example_client_asks_a_tools_only_server_for_tools_alone_on_both_eras() {
+    let server =
+        vec![peers::python().display().to_string(), peers::python_script("tools_only_server.py").display().to_string()];
+    for (era, options) in [("2026-07-28", &[][..]), ("2025-11-25", &["--legacy"][..])] {
+        let (out, j) = session_with(&format!("client-tools-only-{era}"), options, &server);
+        assert_eq!(field(&out, "protocol version:"), era, "{out}");
+        assert!(field(&out, "tools:").starts_with('1'), "{out}");
+        for area in ["prompts", "resources"] {
+            assert_eq!(
+                field(&out, &format!("{area}:")),
+                format!("not offered: the server declares no `{area}`"),
+                "{era}: {out}"
+            );
+        }
+        for method in ["prompts/", "resources/", "subscriptions/listen", "completion/", "logging/"] {
+            assert_eq!(j.count(&format!("c2s request {method}")), 0, "{era}: asked {method}: {:?}", j.kinds);
+        }
+        assert_eq!(j.count("c2s request tools/call"), 1, "{era}: {:?}", j.kinds);
+        // Nothing the client asked for was refused.
+        assert_eq!(j.count("s2c error"), 0, "{era}: {:?}", j.kinds);
+    }
+    let (out, _) = session_with("client-tools-only-listen", &[], &server);
+    assert_eq!(field(&out, "listen:"), "not offered: the server declares no change it notifies of");
 }

@@ -76,16 +76,58 @@ pub fn run(mut peer: Peer) -> Result<Summary, Error> {
     peer.summary.step("protocol version", version);
     peer.send(&l::InitializedNotification::new())?;
 
-    let tools = call(&mut peer, l::ListToolsRequest::new)?;
+    // Only what the server declared is asked for: each area it did not is said, and skipped.
+    let offered = &init.capabilities;
+    let not_offered = |peer: &mut Peer, capability: &str| {
+        peer.summary.step(capability, format!("not offered: the server declares no `{capability}`"));
+    };
+    if offered.tools.is_some() {
+        tools(&mut peer)?;
+    } else {
+        not_offered(&mut peer, "tools");
+    }
+    let prompts = match offered.prompts {
+        Some(_) => {
+            let prompts = call(&mut peer, l::ListPromptsRequest::new)?;
+            peer.summary.step("prompts", prompts.prompts.len().to_string());
+            Some(prompts)
+        }
+        None => {
+            not_offered(&mut peer, "prompts");
+            None
+        }
+    };
+    if let Some(prompts) = prompts {
+        // A prompt without required arguments.
+        let prompt = prompts
+            .prompts
+            .iter()
+            .find(|p| p.arguments.as_ref().is_none_or(|a| a.iter().all(|arg| arg.required != Some(true))))
+            .ok_or("no prompt without required arguments")?;
+        let params = l::GetPromptRequestParams::new(prompt.name.clone());
+        let got = call(&mut peer, |id| l::GetPromptRequest::new(id, params))?;
+        peer.summary.step("prompt messages", got.messages.len().to_string());
+    }
+    if offered.resources.is_some() {
+        let resources = call(&mut peer, l::ListResourcesRequest::new)?;
+        let templates = call(&mut peer, l::ListResourceTemplatesRequest::new)?;
+        peer.summary.step(
+            "resources",
+            format!("{} (+ {} templates)", resources.resources.len(), templates.resource_templates.len()),
+        );
+        let uri = resources.resources.first().map(|r| r.uri.clone()).ok_or("the server lists no resources")?;
+        let read = call(&mut peer, |id| l::ReadResourceRequest::new(id, l::ReadResourceRequestParams::new(uri)))?;
+        peer.summary.step("resource contents", read.contents.len().to_string());
+    } else {
+        not_offered(&mut peer, "resources");
+    }
+    Ok(std::mem::take(&mut peer.summary))
+}
+
+/// Lists the tools and calls each.
+fn tools(peer: &mut Peer) -> Result<(), Error> {
+    let tools = call(peer, l::ListToolsRequest::new)?;
     peer.summary.step("tools", tools.tools.len().to_string());
-    let resources = call(&mut peer, l::ListResourcesRequest::new)?;
-    let templates = call(&mut peer, l::ListResourceTemplatesRequest::new)?;
-    peer.summary.step(
-        "resources",
-        format!("{} (+ {} templates)", resources.resources.len(), templates.resource_templates.len()),
-    );
-    let prompts = call(&mut peer, l::ListPromptsRequest::new)?;
-    peer.summary.step("prompts", prompts.prompts.len().to_string());
 
     // Every tool, with arguments built from its input schema (echo's message
     // said, each other property a value of its type): each answer typed, a
@@ -101,7 +143,7 @@ pub fn run(mut peer: Peer) -> Result<Summary, Error> {
             args.insert("message", Value::from("hello from Rust"));
         }
         let params = l::CallToolRequestParams::new(tool.name.clone()).with_arguments(args);
-        match call_or_error(&mut peer, |id| l::CallToolRequest::new(id, params))? {
+        match call_or_error(peer, |id| l::CallToolRequest::new(id, params))? {
             Ok(called) if called.is_error == Some(true) => tool_errors.push(tool.name.clone()),
             Ok(called) => {
                 ok += 1;
@@ -127,18 +169,5 @@ pub fn run(mut peer: Peer) -> Result<Summary, Error> {
             errors.len()
         ),
     );
-
-    // A prompt without required arguments.
-    let prompt = prompts
-        .prompts
-        .iter()
-        .find(|p| p.arguments.as_ref().is_none_or(|a| a.iter().all(|arg| arg.required != Some(true))))
-        .ok_or("no prompt without required arguments")?;
-    let got = call(&mut peer, |id| l::GetPromptRequest::new(id, l::GetPromptRequestParams::new(prompt.name.clone())))?;
-    peer.summary.step("prompt messages", got.messages.len().to_string());
-
-    let uri = resources.resources.first().map(|r| r.uri.clone()).ok_or("the server lists no resources")?;
-    let read = call(&mut peer, |id| l::ReadResourceRequest::new(id, l::ReadResourceRequestParams::new(uri)))?;
-    peer.summary.step("resource contents", read.contents.len().to_string());
-    Ok(std::mem::take(&mut peer.summary))
+    Ok(())
 }

@@ -71,6 +71,13 @@ pub fn run_without(command: &str, args: &[String], without: &[String]) -> Result
     }
 }
 
+/// A session with the server `command args` in the 2025-11-25 handshake era,
+/// without asking for `server/discover` first (a server of both eras then
+/// speaks its older one).
+pub fn run_legacy(command: &str, args: &[String]) -> Result<Summary, Error> {
+    legacy::run(Peer::spawn(command, args)?)
+}
+
 /// Arguments for a tool from its input schema's properties (members the
 /// schema's types keep as unknown, JSON Schema's own): every required one, or
 /// with `all` every one, each a value of its type: an enum's first value, a

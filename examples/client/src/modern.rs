@@ -282,6 +282,42 @@ impl Session {
         let version = self.found.version.clone();
         self.step("protocol version", version);
 
+        // Only what the server declared is asked for: each area it did not is said, and skipped.
+        let offered = self.found.result.capabilities.clone();
+        let can_touch = match offered.tools {
+            Some(_) => self.tools()?,
+            None => self.not_offered("tools", false),
+        };
+        match offered.prompts {
+            Some(_) => self.prompts()?,
+            None => self.not_offered("prompts", ()),
+        }
+        let first_resource = match offered.resources {
+            Some(_) => self.resources()?,
+            None => self.not_offered("resources", None),
+        };
+        let listens = Listens::of(&offered);
+        if listens.any() {
+            self.listen(listens, first_resource, can_touch)?;
+        } else {
+            self.step("listen", "not offered: the server declares no change it notifies of");
+        }
+        let rounds = self.rounds.to_string();
+        self.step("input rounds", rounds);
+        self.step("lists", format!("{} sent, {} served from the cache", self.sent_lists, self.cached_lists));
+        Ok(std::mem::take(&mut self.peer.summary))
+    }
+
+    /// Says that an area of the protocol was not asked for, as the server does
+    /// not offer it; `nothing` is what was found there.
+    fn not_offered<T>(&mut self, capability: &str, nothing: T) -> T {
+        self.step(capability, format!("not offered: the server declares no `{capability}`"));
+        nothing
+    }
+
+    /// Lists the tools (twice: the second from the cache) and calls each;
+    /// whether one of them, `touch`, makes a change to listen for.
+    fn tools(&mut self) -> Result<bool, Error> {
         let meta = self.meta();
         let tools = self.list(|id| m::ListToolsRequest::new(id, m::PaginatedRequestParams::new(meta)))?;
         let (ttl, scope) = tools.ttl();
@@ -327,14 +363,7 @@ impl Session {
         self.step("tool calls", format!("{} ({}){refusals}", names.len(), names.join(", ")));
         let progress = self.notifications.iter().filter(|n| n["method"] == m::ProgressNotification::METHOD).count();
         self.step("progress", format!("{progress} notifications"));
-
-        self.prompts()?;
-        let first_resource = self.resources()?;
-        self.listen(first_resource, tools.tools.iter().any(|t| t.name == "touch"))?;
-        let rounds = self.rounds.to_string();
-        self.step("input rounds", rounds);
-        self.step("lists", format!("{} sent, {} served from the cache", self.sent_lists, self.cached_lists));
-        Ok(std::mem::take(&mut self.peer.summary))
+        Ok(tools.tools.iter().any(|t| t.name == "touch"))
     }
 
     /// A tool call, with as many `input_required` rounds as the server needs
@@ -483,12 +512,22 @@ impl Session {
         }
     }
 
-    /// Opens a `subscriptions/listen` stream, makes a change if the server has a
-    /// tool for it, reads what the stream says, and cancels it.
-    fn listen(&mut self, resource: Option<String>, can_touch: bool) -> Result<(), Error> {
+    /// Opens a `subscriptions/listen` stream for the changes the server says it
+    /// notifies of, makes a change if the server has a tool for it, reads what
+    /// the stream says, and cancels it.
+    fn listen(&mut self, listens: Listens, resource: Option<String>, can_touch: bool) -> Result<(), Error> {
         let listen_id = self.peer.next_id();
-        let mut filter = m::SubscriptionFilter::new().with_tools_list_changed(true);
-        if let Some(uri) = resource {
+        let mut filter = m::SubscriptionFilter::new();
+        if listens.tools {
+            filter = filter.with_tools_list_changed(true);
+        }
+        if listens.prompts {
+            filter = filter.with_prompts_list_changed(true);
+        }
+        if listens.resources {
+            filter = filter.with_resources_list_changed(true);
+        }
+        if let (true, Some(uri)) = (listens.subscribe, resource) {
             filter = filter.with_resource_subscriptions(vec![uri]);
         }
         let meta = self.meta();
@@ -644,5 +683,31 @@ fn field_value(field: &str, schema: &m::PrimitiveSchemaDefinition, rounds: &mut 
             let first = v["enum"][0].as_str().or_else(|| v["oneOf"][0]["const"].as_str()).unwrap_or("").to_string();
             V::String(first)
         }
+    }
+}
+
+/// The changes a server says it notifies of (each capability's `listChanged`,
+/// `resources.subscribe`): what a `subscriptions/listen` may ask for.
+#[derive(Clone, Copy, Debug, Default)]
+struct Listens {
+    tools: bool,
+    prompts: bool,
+    resources: bool,
+    subscribe: bool,
+}
+
+impl Listens {
+    fn of(offered: &m::ServerCapabilities) -> Listens {
+        let yes = |b: Option<bool>| b == Some(true);
+        Listens {
+            tools: yes(offered.tools.as_ref().and_then(|t| t.list_changed)),
+            prompts: yes(offered.prompts.as_ref().and_then(|p| p.list_changed)),
+            resources: yes(offered.resources.as_ref().and_then(|r| r.list_changed)),
+            subscribe: yes(offered.resources.as_ref().and_then(|r| r.subscribe)),
+        }
+    }
+
+    fn any(self) -> bool {
+        self.tools || self.prompts || self.resources || self.subscribe
     }
 }
