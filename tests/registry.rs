@@ -452,32 +452,86 @@ fn the_real_report_lists_what_the_spec_deprecates() {
     assert_eq!(json["entries"].as_array().map(Vec::len), Some(registry::entries().len()));
 }
 
+/// Whether the object at a registry path (`Tool.inputSchema`) admits members it
+/// does not name, by upstream's `schema.json` of that revision: derived from
+/// the same schema.ts by another tool (typescript-json-schema), which writes an
+/// index signature as `additionalProperties`. An oracle apart from the
+/// registry's own reading of the model. `None` when the revision has no such
+/// object (the type, or a member on the way, is not there).
+fn schema_json_admits(schema: &serde_json::Value, path: &str) -> Option<bool> {
+    let defs = schema.get("definitions").or_else(|| schema.get("$defs")).expect("schema.json's definitions");
+    fn deref<'a>(defs: &'a serde_json::Value, mut v: &'a serde_json::Value) -> &'a serde_json::Value {
+        while let Some(name) = v.get("$ref").and_then(|r| r.as_str()).and_then(|r| r.rsplit('/').next()) {
+            v = &defs[name];
+        }
+        v
+    }
+    let mut segments = segments_of(path).into_iter();
+    let root = segments.next().expect("a path");
+    let mut at = deref(defs, defs.get(&root)?);
+    for segment in segments {
+        at = deref(defs, at.get("properties")?.get(&segment)?);
+    }
+    Some(at.get("additionalProperties").is_some_and(|a| a != &serde_json::Value::Bool(false)))
+}
+
+/// A registry path's segments: `.`-separated, a quoted one whole (`params."a.b"`).
+fn segments_of(path: &str) -> Vec<String> {
+    let (mut out, mut rest) = (Vec::new(), path);
+    while !rest.is_empty() {
+        let (segment, after) = if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"').map(|i| i + 2).expect("a closing quote");
+            (serde_json::from_str::<String>(&rest[..end]).unwrap(), &rest[end..])
+        } else {
+            let end = rest.find('.').unwrap_or(rest.len());
+            (rest[..end].to_string(), &rest[end..])
+        };
+        out.push(segment);
+        rest = after.strip_prefix('.').unwrap_or(after);
+    }
+    out
+}
+
+#[test]
+fn a_registry_path_reads_by_segment() {
+    assert_eq!(segments_of("Tool.inputSchema"), ["Tool", "inputSchema"]);
+    assert_eq!(segments_of("A.\"io.x/y\".b"), ["A", "io.x/y", "b"]);
+    let schema = serde_json::json!({"definitions": {
+        "Open": {"type": "object", "properties": {"inner": {"$ref": "#/definitions/Shut"}}, "additionalProperties": {}},
+        "Shut": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    }});
+    assert_eq!(schema_json_admits(&schema, "Open"), Some(true));
+    assert_eq!(schema_json_admits(&schema, "Open.inner"), Some(false), "through the reference, no index signature");
+    assert_eq!(schema_json_admits(&schema, "Open.inner.m"), Some(true));
+    assert_eq!(schema_json_admits(&schema, "Open.gone"), None);
+    assert_eq!(schema_json_admits(&schema, "Gone"), None);
+}
+
 /// A member a revision stops naming while its parent's index signature still
 /// admits it is not Removed: the protocol still carries it (`Tool.inputSchema.properties`
-/// in 2026-07-28). Over every revision: a Removed field's parent has no index
-/// signature there, and an Unnamed one's has.
+/// in 2026-07-28). Over every revision: a Removed field's parent admits no
+/// member it does not name there, and an Unnamed one's does, as upstream's
+/// schema.json says (not as the registry's own reading of the model does).
 #[test]
 fn no_member_is_removed_while_its_parent_still_admits_it() {
-    use mcp_spec_codegen::model::Target;
     use mcp_spec_codegen::registry::{EntryKind, State as S};
     let (spec, _) =
         mcp_spec_codegen::spec::load_spec(&support::spec_dir()).unwrap_or_else(|d| panic!("{}", d.render()));
     let reg = mcp_spec_codegen::registry::build(&spec);
-    // A parent admits a member it does not name when it has an index signature:
-    // a struct with one, or a map (`params?: { [key: string]: any }`).
-    let admits = |rev: &mcp_spec_codegen::model::Revision, parent: &str| -> bool {
-        use mcp_spec_codegen::model::Type;
-        let Some(found) = rev.resolve_path(parent) else { return false };
-        let ty = match found.target {
-            Target::Item(i) => Type::Named(i.name.clone()),
-            Target::Field(_, f) => f.ty.clone(),
-            _ => return false,
-        };
-        match rev.canonical(&ty) {
-            Type::Map(_) => true,
-            Type::Named(n) => rev.struct_of(n).is_some_and(|s| s.index.is_some()),
-            _ => false,
-        }
+    let schemas: Vec<serde_json::Value> = spec
+        .revisions
+        .iter()
+        .map(|r| {
+            let file = support::spec_dir().join("schema").join(&r.name).join("schema.json");
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap()
+        })
+        .collect();
+    // A parent the revision does not have admits nothing; how many were there is counted.
+    let parents_found = std::cell::Cell::new(0);
+    let admits = |i: usize, parent: &str| {
+        let found = schema_json_admits(&schemas[i], parent);
+        parents_found.set(parents_found.get() + usize::from(found.is_some()));
+        found == Some(true)
     };
     let (mut removed, mut unnamed) = (0, Vec::new());
     for e in reg.entries.iter().filter(|e| e.kind == EntryKind::Field) {
@@ -486,20 +540,10 @@ fn no_member_is_removed_while_its_parent_still_admits_it() {
             match &e.states[i] {
                 S::Removed { .. } => {
                     removed += 1;
-                    assert!(
-                        !admits(rev, parent),
-                        "{}: Removed in {}, but `{parent}` admits it there",
-                        e.path,
-                        rev.name
-                    );
+                    assert!(!admits(i, parent), "{}: Removed in {}, but `{parent}` admits it there", e.path, rev.name);
                 }
                 S::Unnamed { .. } => {
-                    assert!(
-                        admits(rev, parent),
-                        "{}: Unnamed in {}, but `{parent}` does not admit it",
-                        e.path,
-                        rev.name
-                    );
+                    assert!(admits(i, parent), "{}: Unnamed in {}, but `{parent}` does not admit it", e.path, rev.name);
                     unnamed.push(format!("{} in {}", e.path, rev.name));
                 }
                 _ => {}
@@ -507,10 +551,24 @@ fn no_member_is_removed_while_its_parent_still_admits_it() {
         }
     }
     assert_eq!(removed, 237, "members and values Removed in some revision");
-    assert!(unnamed.contains(&"Tool.inputSchema.properties in 2026-07-28".to_string()), "{unnamed:?}");
-    // 2025-11-25 stopped naming `params._meta` of the generic Request and
-    // Notification, whose `params` is a map of anything.
-    assert!(unnamed.contains(&"Request.params._meta in 2025-11-25".to_string()), "{unnamed:?}");
+    // Each reviewed: the generic Request's and Notification's `params` became a map
+    // of anything in 2025-11-25; `Tool.inputSchema` and `outputSchema` became open
+    // JSON Schema objects in 2026-07-28 (draft is a copy of it).
+    let mut expected = Vec::new();
+    for rev in ["2025-11-25", "2026-07-28", "draft"] {
+        expected.extend(["Notification.params._meta", "Request.params._meta"].map(|p| format!("{p} in {rev}")));
+    }
+    for rev in ["2026-07-28", "draft"] {
+        for p in ["inputSchema.properties", "inputSchema.required", "outputSchema.properties", "outputSchema.required"]
+        {
+            expected.push(format!("Tool.{p} in {rev}"));
+        }
+        expected.push(format!("Tool.outputSchema.type in {rev}"));
+    }
+    expected.sort();
+    unnamed.sort();
+    assert_eq!(unnamed, expected, "the members a revision stops naming while their parent admits them");
+    assert_eq!(parents_found.get(), 56, "parents of Removed or Unnamed members that schema.json has");
     // Not among what 2026-07-28 removed, and the older module's docs say what happened.
     assert!(!registry::removed_between("2025-11-25", "2026-07-28").any(|e| e.path == "Tool.inputSchema.properties"));
     let old = std::fs::read_to_string(support::workspace_root().join("generated/src/v2025_11_25.rs")).unwrap();
