@@ -294,6 +294,21 @@ fn constructs_fixture_records_keyed_by_literals_are_structs_and_by_any_string_ma
     assert!(e.to_string().contains("invalid type: integer `1`, expected a string"), "{e}");
 }
 
+/// An interface declared twice is one, as TypeScript merges it: the bases and
+/// members of both, a member both declare once, each required one named when missing.
+#[test]
+fn inheritance_fixture_an_interface_declared_twice_is_merged() {
+    use inheritance::*;
+    let json = serde_json::json!({"kind": "k", "id": 1, "createdAt": "now", "a": "x", "shared": 2, "b": true});
+    let m: Merged = read(json.clone());
+    assert_eq!((m.created_at.as_str(), m.a.as_str(), m.shared, m.b), ("now", "x", 2, Some(true)));
+    assert!(m.extra.is_empty(), "every member is one the merged declarations name: {:?}", m.extra);
+    assert_eq!(write(&m), json);
+    let e =
+        serde_json::from_value::<Merged>(serde_json::json!({"kind": "k", "id": 1, "a": "x", "shared": 2})).unwrap_err();
+    assert!(e.to_string().contains("missing field `createdAt`"), "the second declaration's base: {e}");
+}
+
 #[test]
 fn constructs_fixture_a_struct_read_in_groups_of_slots() {
     use constructs::*;

@@ -161,6 +161,50 @@ impl Decl {
         out
     }
 
+    /// `other`, a second declaration of this interface, merged into it as
+    /// TypeScript merges interface declarations: its bases and members added,
+    /// a member both declare kept once. A member declared again with another
+    /// type (TypeScript's "subsequent property declarations must have the same
+    /// type") is the conflict returned: (where, where first, what); nothing is
+    /// merged then. Not two interfaces: `None`, and nothing merged.
+    pub fn merge(&mut self, other: &Decl) -> Option<Result<(), MergeConflict>> {
+        let (DeclKind::Interface { extends, members }, DeclKind::Interface { extends: more, members: added }) =
+            (&mut self.kind, &other.kind)
+        else {
+            return None;
+        };
+        let key = |m: &Member| match m {
+            Member::Property { name, .. } => Some(name.clone()),
+            Member::Index { .. } => None,
+        };
+        let shape = |m: &Member| {
+            let mut out = String::new();
+            write_members(std::slice::from_ref(m), &mut out);
+            out
+        };
+        let span = |m: &Member| match m {
+            Member::Property { span, .. } | Member::Index { span, .. } => *span,
+        };
+        let mut new_members = Vec::new();
+        for m in added {
+            match members.iter().find(|p| key(p) == key(m)) {
+                Some(p) if shape(p) == shape(m) => {}
+                Some(p) => {
+                    let what = key(m).map_or("the index signature".to_string(), |n| format!("`{}.{n}`", self.name));
+                    return Some(Err(MergeConflict { at: span(m), first: span(p), what }));
+                }
+                None => new_members.push(m.clone()),
+            }
+        }
+        let shapes: Vec<String> = extends.iter().map(TypeExpr::shape).collect();
+        extends.extend(more.iter().filter(|b| !shapes.contains(&b.shape())).cloned());
+        members.extend(new_members);
+        if self.doc.is_none() {
+            self.doc.clone_from(&other.doc);
+        }
+        Some(Ok(()))
+    }
+
     /// The names this declaration refers to (type references, `typeof`), in
     /// the order they first appear; built-in names (`Omit`, `Record`) included.
     pub fn references(&self) -> Vec<String> {
@@ -203,7 +247,23 @@ fn members_references(members: &[Member], out: &mut Vec<String>) {
     }
 }
 
+/// A member two declarations of one interface declare with different types.
+#[derive(Clone, Debug)]
+pub struct MergeConflict {
+    pub at: Span,
+    pub first: Span,
+    /// `` `Foo.bar` ``, or the index signature.
+    pub what: String,
+}
+
 impl TypeExpr {
+    /// The type as one canonical text, without spans or layout.
+    pub fn shape(&self) -> String {
+        let mut out = String::new();
+        self.write_shape(&mut out);
+        out
+    }
+
     fn write_shape(&self, out: &mut String) {
         let list = |items: &[TypeExpr], sep: &str, out: &mut String| {
             out.push('(');

@@ -59,14 +59,25 @@ pub fn lower_revision(input: LowerInput<'_>) -> (Revision, Diagnostics) {
         diags: Diagnostics::default(),
     };
     for d in input.decls {
-        if let Some(prev) = lx.decls.get(&d.name) {
-            lx.diags.push(
-                Diagnostic::error(format!("`{}` is declared more than once", d.name))
+        if let Some(prev) = lx.decls.get_mut(&d.name) {
+            // Interfaces merge, as TypeScript merges them; anything else declared twice is an error.
+            let d = match prev.merge(&d) {
+                Some(Ok(())) => continue,
+                Some(Err(conflict)) => Diagnostic::error(format!(
+                    "{} is declared again with another type: TypeScript merges the two declarations of `{}` only when their common members agree",
+                    conflict.what, d.name
+                ))
+                .at(lx.path, conflict.at)
+                .label("declared again here")
+                .also_at(conflict.first, "first declared here")
+                .hint("give the member one type in both declarations, or keep one declaration"),
+                None => Diagnostic::error(format!("`{}` is declared more than once", d.name))
                     .at(lx.path, d.span)
                     .label("declared again here")
                     .also_at(prev.span, "first declared here")
-                    .hint("declaration merging is not supported: keep one declaration"),
-            );
+                    .hint("only interfaces merge: keep one declaration"),
+            };
+            lx.diags.push(d);
             continue;
         }
         lx.order.push(d.name.clone());
