@@ -1,5 +1,5 @@
-//! `mcp-era-bridge [--server-era auto|modern|legacy] [--record FILE] [--max-message BYTES] -- <server command...>`
-//! `mcp-era-bridge [...] --connect URL [--header 'Name: value']... [--header-file FILE] [--connect-timeout S] [--headers-timeout S] [--body-timeout S]`
+//! `mcp-era-bridge [OPTIONS] [--] <SERVER COMMAND>...` or `mcp-era-bridge [OPTIONS] --connect URL`
+//! (`src/cli.rs` has every option; `mcp-era-bridge --help` lists them).
 //!
 //! A stdio MCP proxy: the client talks to it on stdin and stdout, it runs the
 //! server and talks to it on the server's, or reaches it over Streamable HTTP
@@ -19,7 +19,7 @@
 //! another's lines.
 //!
 //! One message (a line, a body, an SSE event) over `--max-message` bytes
-//! (default [`MAX_MESSAGE`]) is refused, with an error to the side that waits
+//! (default [`cli::MAX_MESSAGE`]) is refused, with an error to the side that waits
 //! for it when its id can be read, and the session goes on.
 //!
 //! It ends its server as a stdio client does: the server's stdin closed, then
@@ -27,6 +27,7 @@
 //! says meanwhile. It does so when the client closes its stdin, and on SIGTERM
 //! or SIGINT.
 
+mod cli;
 mod connect;
 mod listen;
 
@@ -55,10 +56,6 @@ pub(crate) enum Event {
 /// How long the server gets at each step of its ending.
 pub(crate) const GRACE: Duration = Duration::from_secs(2);
 
-/// The default bound on one message: 32 MiB, room for a large resource in
-/// Base64, small enough that a runaway peer cannot take the machine's memory.
-const MAX_MESSAGE: usize = 32 * 1024 * 1024;
-
 /// Where the server is.
 pub(crate) enum Upstream {
     /// `-- CMD`: a process on stdio.
@@ -67,107 +64,14 @@ pub(crate) enum Upstream {
     Http(Box<connect::Config>),
 }
 
-struct Options {
+pub(crate) struct Options {
     /// `--listen`: serve HTTP clients instead of one on stdio.
-    listen: Option<(std::net::SocketAddr, String)>,
-    allowed_origins: Vec<String>,
-    server_era: ServerEraChoice,
-    record: Option<std::path::PathBuf>,
-    max_message: usize,
-    upstream: Upstream,
-}
-
-fn usage() -> ExitCode {
-    eprintln!(
-        "usage: mcp-era-bridge [--server-era auto|modern|legacy] [--record FILE] [--max-message BYTES] -- <server command> [args...]\n       mcp-era-bridge [...] --connect URL [--header 'Name: value']... [--header-file FILE] [--connect-timeout S] [--headers-timeout S] [--body-timeout S]"
-    );
-    ExitCode::from(2)
-}
-
-fn seconds(flag: &str, value: Option<String>) -> Result<Duration, String> {
-    let value = value.ok_or(format!("{flag} takes a number of seconds"))?;
-    let s: f64 = value.parse().map_err(|_| format!("{flag} takes a number of seconds, not {value:?}"))?;
-    Duration::try_from_secs_f64(s).map_err(|_| format!("{flag} takes a number of seconds, not {value:?}"))
-}
-
-fn options() -> Result<Options, String> {
-    let mut args = std::env::args().skip(1);
-    let mut o = Options {
-        listen: None,
-        allowed_origins: Vec::new(),
-        server_era: ServerEraChoice::Auto,
-        record: None,
-        max_message: MAX_MESSAGE,
-        upstream: Upstream::Command(Vec::new()),
-    };
-    let mut url: Option<String> = None;
-    let mut headers = reqwest::header::HeaderMap::new();
-    let mut timeouts = [Duration::from_secs(10), Duration::from_secs(60), Duration::from_secs(300)];
-    let mut server = Vec::new();
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--server-era" => {
-                o.server_era = match args.next().as_deref() {
-                    Some("auto") => ServerEraChoice::Auto,
-                    Some("modern") => ServerEraChoice::Modern,
-                    Some("legacy") => ServerEraChoice::Legacy,
-                    other => return Err(format!("--server-era takes auto, modern or legacy, not {other:?}")),
-                }
-            }
-            "--record" => o.record = Some(args.next().ok_or("--record takes a file")?.into()),
-            "--max-message" => {
-                let value = args.next().ok_or("--max-message takes a number of bytes")?;
-                o.max_message =
-                    value.parse().map_err(|_| format!("--max-message takes a number of bytes, not {value:?}"))?;
-            }
-            "--connect" => url = Some(args.next().ok_or("--connect takes a URL")?),
-            "--listen" => {
-                o.listen = Some(listen::parse_listen(&args.next().ok_or("--listen takes ADDR:PORT[/path]")?)?)
-            }
-            "--allow-origin" => o.allowed_origins.push(args.next().ok_or("--allow-origin takes an origin")?),
-            "--header" => {
-                let (name, value) = connect::header(&args.next().ok_or("--header takes 'Name: value'")?)?;
-                headers.append(name, value);
-            }
-            "--header-file" => {
-                let path = args.next().ok_or("--header-file takes a file")?;
-                let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
-                for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
-                    let (name, value) = connect::header(line).map_err(|e| format!("{path}:{}: {e}", n + 1))?;
-                    headers.append(name, value);
-                }
-            }
-            "--connect-timeout" => timeouts[0] = seconds(&a, args.next())?,
-            "--headers-timeout" => timeouts[1] = seconds(&a, args.next())?,
-            "--body-timeout" => timeouts[2] = seconds(&a, args.next())?,
-            "--" => {
-                server = args.collect();
-                break;
-            }
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    o.upstream = match (url, server.is_empty()) {
-        (Some(_), false) => return Err("--connect and a server command: give one".into()),
-        (None, true) => return Err("no server: give --connect URL, or a command after --".into()),
-        (None, false) => Upstream::Command(server),
-        (Some(url), true) => {
-            let url = reqwest::Url::parse(&url).map_err(|e| format!("--connect {url:?}: {e}"))?;
-            if !matches!(url.scheme(), "http" | "https") {
-                return Err(format!("--connect {url}: not an http or https URL"));
-            }
-            let [connect_timeout, headers_timeout, body_timeout] = timeouts;
-            Upstream::Http(Box::new(connect::Config {
-                url,
-                headers,
-                connect_timeout,
-                headers_timeout,
-                body_timeout,
-                max_message: o.max_message,
-            }))
-        }
-    };
-    Ok(o)
+    pub(crate) listen: Option<(std::net::SocketAddr, String)>,
+    pub(crate) allowed_origins: Vec<String>,
+    pub(crate) server_era: ServerEraChoice,
+    pub(crate) record: Option<std::path::PathBuf>,
+    pub(crate) max_message: usize,
+    pub(crate) upstream: Upstream,
 }
 
 /// The JSON lines of `--record`, each naming its session: the process's id
@@ -647,12 +551,10 @@ mod signals {
 }
 
 fn main() -> ExitCode {
-    let mut o = match options() {
+    use clap::Parser;
+    let mut o = match cli::Cli::parse().options() {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("mcp-era-bridge: {e}");
-            return usage();
-        }
+        Err(e) => e.exit(),
     };
     let result = match o.listen.take() {
         Some((addr, path)) => listen::serve(listen::Config {

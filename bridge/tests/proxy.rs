@@ -52,14 +52,93 @@ fn alive(pid: &str) -> bool {
 }
 
 #[test]
-fn arguments_it_does_not_take_are_refused_with_the_usage() {
-    for args in [&[][..], &["--server-era", "old", "--", "x"][..], &["--record"][..], &["--verbose", "--", "x"][..]] {
+fn arguments_it_does_not_take_are_refused_with_the_usage_naming_the_option() {
+    for (args, named) in [
+        (&[][..], "no server"),
+        (&["--server-era", "old", "--", "x"][..], "--server-era"),
+        (&["--record"][..], "--record"),
+        (&["--verbose", "--", "x"][..], "--verbose"),
+        (&["--connect", "ftp://example.com", "x"][..], "--connect"),
+    ] {
         let out = bridge(args, "");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains("usage: mcp-era-bridge"), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains(named), "{args:?}: {stderr}");
+        assert!(stderr.contains("Usage: mcp-era-bridge") || stderr.contains("try '--help'"), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?}: stdout carries protocol only");
     }
+}
+
+#[test]
+fn help_and_version_answer_and_exit_0() {
+    let out = bridge(&["--help"], "");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{help}");
+    for option in ["--listen", "--connect", "--allow-origin", "--max-message", "--server-era", "--record", "--header"] {
+        assert!(help.contains(option), "--help lists {option}: {help}");
+    }
+    assert!(help.contains("Examples:") && help.ends_with('\n'), "{help}");
+    let out = bridge(&["--version"], "");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("mcp-era-bridge {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+/// A stand-in server that writes its arguments to `argv[1]` and exits: what the bridge ran.
+const WRITES_ITS_ARGUMENTS: &str = "import json, sys; open(sys.argv[1], 'w').write(json.dumps(sys.argv[2:]))";
+
+/// Launchers that parse their own arguments drop a `--`: the server's command is
+/// then the first argument that is not an option, and everything after it is
+/// the server's, its options included.
+#[test]
+fn the_server_command_runs_with_or_without_dashes() {
+    for dashes in [true, false] {
+        let file = scratch(&format!("argv-{dashes}.json"));
+        let path = file.display().to_string();
+        let mut args = vec!["--server-era", "legacy"];
+        if dashes {
+            args.push("--");
+        }
+        args.extend(["python3", "-c", WRITES_ITS_ARGUMENTS, &path, "--record", "x", "--", "y"]);
+        let out = bridge(&args, "");
+        let ran = std::fs::read_to_string(&file).unwrap_or_else(|e| {
+            panic!("dashes {dashes}: the server did not run ({e}): {}", String::from_utf8_lossy(&out.stderr))
+        });
+        assert_eq!(ran, r#"["--record", "x", "--", "y"]"#, "dashes {dashes}");
+    }
+}
+
+/// Every option a host's config may find easier to set in the environment: the
+/// variable is read as the option would be, and an option given wins.
+#[test]
+fn options_come_from_mcp_era_bridge_variables_too() {
+    let record = scratch("from-env.jsonl");
+    let mut child = Command::new(bridge_bin())
+        .args(["--", "python3", "-c", "import sys; sys.stdin.read()"])
+        .env("MCP_ERA_BRIDGE_SERVER_ERA", "legacy")
+        .env("MCP_ERA_BRIDGE_RECORD", &record)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A legacy client's first message; the server (told legacy, no probe) never answers.
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    child.stdin.take().unwrap().write_all(format!("{init}\n").as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let recorded = std::fs::read_to_string(&record).unwrap_or_default();
+    assert!(
+        recorded.contains("\"method\":\"initialize\""),
+        "MCP_ERA_BRIDGE_RECORD: {recorded}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!recorded.contains("server/discover"), "MCP_ERA_BRIDGE_SERVER_ERA=legacy: no probe: {recorded}");
+    let out = Command::new(bridge_bin()).args(["x"]).env("MCP_ERA_BRIDGE_SERVER_ERA", "old").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--server-era") && stderr.contains("old"),
+        "the variable's error names its option: {stderr}"
+    );
 }
 
 #[test]

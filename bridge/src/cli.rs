@@ -1,0 +1,227 @@
+//! The command line: every option with one line of help and an environment
+//! variable a host's config can set instead, the server's command after `--` or
+//! as the first argument that is not an option (launchers that parse their own
+//! arguments drop a `--`), and errors that name the option (clap's, exit 2).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+use mcp_era_bridge::ServerEraChoice;
+
+use crate::{Options, Upstream, connect, listen};
+
+/// The default bound on one message: 32 MiB, room for a large resource in
+/// Base64, small enough that a runaway peer cannot take the machine's memory.
+pub(crate) const MAX_MESSAGE: usize = 32 * 1024 * 1024;
+
+const EXAMPLES: &str = "\
+Examples:
+  mcp-era-bridge python server.py                       a stdio host to a stdio server of either era
+  mcp-era-bridge -- npx -y @modelcontextprotocol/server-everything
+  mcp-era-bridge --connect https://example.com/mcp      a stdio host to a remote server of either era
+  mcp-era-bridge --connect https://example.com/mcp --header 'Authorization: Bearer ${TOKEN}'
+  mcp-era-bridge --listen 8080 python server.py         HTTP clients of both eras, on 127.0.0.1:8080/mcp
+  mcp-era-bridge --listen 8080 --connect https://example.com/mcp
+
+Every option can also be set by its environment variable (shown with it), for hosts whose
+configuration passes an environment more easily than arguments. Logs go to stderr; stdout
+carries the protocol only.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mcp-era-bridge",
+    version,
+    about = "Lets MCP clients and servers of the 2026-07-28 era and of the initialize era talk to each other, \
+             over stdio and Streamable HTTP, both ways",
+    after_help = EXAMPLES
+)]
+pub(crate) struct Cli {
+    /// The server's era: probe it with server/discover (auto), or take it as given
+    #[arg(long, value_enum, default_value_t = Era::Auto, env = "MCP_ERA_BRIDGE_SERVER_ERA", value_name = "ERA")]
+    server_era: Era,
+
+    /// Append every message, both sides, to FILE as JSON lines
+    #[arg(long, env = "MCP_ERA_BRIDGE_RECORD", value_name = "FILE")]
+    record: Option<PathBuf>,
+
+    /// The largest message taken on any side (a stdio line, an HTTP body, an SSE event) [default: 32 MiB]
+    #[arg(long, env = "MCP_ERA_BRIDGE_MAX_MESSAGE", value_name = "BYTES")]
+    max_message: Option<usize>,
+
+    /// Serve HTTP clients of both eras at [ADDR:]PORT[/PATH] instead of one client on stdio (127.0.0.1 and /mcp unless given)
+    #[arg(long, env = "MCP_ERA_BRIDGE_LISTEN", value_name = "[ADDR:]PORT[/PATH]", value_parser = listen::parse_listen)]
+    listen: Option<(SocketAddr, String)>,
+
+    /// An Origin allowed to call --listen besides loopback ones, e.g. https://app.example (repeatable; comma-separated in the variable)
+    #[arg(
+        long,
+        requires = "listen",
+        env = "MCP_ERA_BRIDGE_ALLOW_ORIGIN",
+        value_delimiter = ',',
+        value_name = "ORIGIN"
+    )]
+    allow_origin: Vec<String>,
+
+    /// Reach the server over Streamable HTTP at URL instead of starting its command
+    #[arg(long, env = "MCP_ERA_BRIDGE_CONNECT", value_name = "URL", value_parser = http_url)]
+    connect: Option<reqwest::Url>,
+
+    /// A header sent with every request to the server, e.g. 'Authorization: Bearer ${TOKEN}' (${VAR} read from the environment; repeatable)
+    #[arg(long, requires = "connect", value_name = "'NAME: VALUE'", value_parser = connect::header)]
+    header: Vec<(reqwest::header::HeaderName, reqwest::header::HeaderValue)>,
+
+    /// A file of headers for --connect, one 'Name: value' a line ('#' starts a comment)
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_HEADER_FILE", value_name = "FILE")]
+    header_file: Option<PathBuf>,
+
+    /// How long --connect waits for the server's TCP and TLS connection
+    #[arg(long, default_value = "10", env = "MCP_ERA_BRIDGE_CONNECT_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
+    connect_timeout: Duration,
+
+    /// How long --connect waits for an answer's status and headers
+    #[arg(long, default_value = "60", env = "MCP_ERA_BRIDGE_HEADERS_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
+    headers_timeout: Duration,
+
+    /// The longest silence --connect takes within an answer's body (streams meant to stay open aside)
+    #[arg(long, default_value = "300", env = "MCP_ERA_BRIDGE_BODY_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
+    body_timeout: Duration,
+
+    /// The server's command and its arguments: after `--`, or from the first argument that is not an option
+    #[arg(trailing_var_arg = true, value_name = "SERVER COMMAND")]
+    server: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Era {
+    /// Probe the server with server/discover
+    Auto,
+    /// The server speaks 2026-07-28
+    Modern,
+    /// The server speaks the initialize handshake
+    Legacy,
+}
+
+fn seconds(text: &str) -> Result<Duration, String> {
+    let s: f64 = text.parse().map_err(|_| format!("not a number of seconds: {text:?}"))?;
+    Duration::try_from_secs_f64(s).map_err(|_| format!("not a number of seconds: {text:?}"))
+}
+
+fn http_url(text: &str) -> Result<reqwest::Url, String> {
+    let url = reqwest::Url::parse(text).map_err(|e| e.to_string())?;
+    match url.scheme() {
+        "http" | "https" => Ok(url),
+        other => Err(format!("not an http or https URL (its scheme is {other})")),
+    }
+}
+
+impl Cli {
+    /// The options the proxy runs with; a usage error (exit 2, naming what is
+    /// wrong) for what clap's rules cannot say.
+    pub(crate) fn options(self) -> Result<Options, clap::Error> {
+        use clap::CommandFactory;
+        use clap::error::ErrorKind;
+        let usage = |kind, message: String| Cli::command().error(kind, message);
+        let max_message = self.max_message.unwrap_or(MAX_MESSAGE);
+        let upstream = match (self.connect, self.server.is_empty()) {
+            (Some(url), true) => {
+                let mut headers = reqwest::header::HeaderMap::new();
+                if let Some(path) = &self.header_file {
+                    let text = std::fs::read_to_string(path)
+                        .map_err(|e| usage(ErrorKind::Io, format!("--header-file {}: {e}", path.display())))?;
+                    for (n, line) in
+                        text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+                    {
+                        let (name, value) = connect::header(line).map_err(|e| {
+                            usage(
+                                ErrorKind::ValueValidation,
+                                format!("--header-file {}:{}: {e}", path.display(), n + 1),
+                            )
+                        })?;
+                        headers.append(name, value);
+                    }
+                }
+                for (name, value) in self.header {
+                    headers.append(name, value);
+                }
+                Upstream::Http(Box::new(connect::Config {
+                    url,
+                    headers,
+                    connect_timeout: self.connect_timeout,
+                    headers_timeout: self.headers_timeout,
+                    body_timeout: self.body_timeout,
+                    max_message,
+                }))
+            }
+            (Some(url), false) => {
+                return Err(usage(
+                    ErrorKind::ArgumentConflict,
+                    format!("--connect {url} and a server command ({:?}): give one", self.server[0]),
+                ));
+            }
+            (None, false) => Upstream::Command(self.server),
+            (None, true) => {
+                return Err(usage(
+                    ErrorKind::MissingRequiredArgument,
+                    "no server: give its command (after `--`, or as the first argument that is not an option), or --connect URL"
+                        .into(),
+                ));
+            }
+        };
+        Ok(Options {
+            listen: self.listen,
+            allowed_origins: self.allow_origin,
+            server_era: match self.server_era {
+                Era::Auto => ServerEraChoice::Auto,
+                Era::Modern => ServerEraChoice::Modern,
+                Era::Legacy => ServerEraChoice::Legacy,
+            },
+            record: self.record,
+            max_message,
+            upstream,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, clap::Error> {
+        Cli::try_parse_from(std::iter::once("mcp-era-bridge").chain(args.iter().copied()))?.options()
+    }
+
+    fn command_of(o: Options) -> Vec<String> {
+        match o.upstream {
+            Upstream::Command(c) => c,
+            Upstream::Http(_) => panic!("not a command"),
+        }
+    }
+
+    #[test]
+    fn the_server_command_comes_after_dashes_or_as_the_first_argument_that_is_not_an_option() {
+        for args in [&["--", "python", "server.py", "-v"][..], &["python", "server.py", "-v"]] {
+            assert_eq!(command_of(parse(args).unwrap()), ["python", "server.py", "-v"], "{args:?}");
+        }
+        // Options before the command are the bridge's; after it, the server's.
+        let o = parse(&["--record", "r.jsonl", "python", "--record", "x"]).unwrap();
+        assert_eq!(o.record.as_deref(), Some(std::path::Path::new("r.jsonl")));
+        assert_eq!(command_of(o), ["python", "--record", "x"]);
+    }
+
+    #[test]
+    fn errors_name_the_option() {
+        let err = |args: &[&str]| match parse(args) {
+            Ok(_) => panic!("{args:?} was taken"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err(&["--server-era", "old", "x"]).contains("--server-era"));
+        assert!(err(&["--connect", "ftp://x",]).contains("--connect"));
+        assert!(err(&["--connect-timeout", "soon", "x"]).contains("--connect-timeout"));
+        assert!(err(&["--header", "Bad", "--connect", "http://x"]).contains("--header"));
+        assert!(err(&["--header", "A: b", "x"]).contains("--connect"), "--header needs --connect");
+        assert!(err(&["--connect", "http://x", "python"]).contains("give one"));
+        assert!(err(&[]).contains("no server"));
+    }
+}
