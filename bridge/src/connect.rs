@@ -38,7 +38,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
-use mcp_era_bridge::{error_response, modern};
+use mcp_era_bridge::{error_response, method, modern};
 
 use crate::{Event, Sink};
 
@@ -200,7 +200,7 @@ async fn send(shared: &Arc<Shared>, message: Value) {
     let method = message.get("method").and_then(Value::as_str).map(str::to_string);
     let id = message.get("id").cloned();
     match (method, id) {
-        (Some(method), Some(id)) if method == "initialize" => {
+        (Some(method), Some(id)) if method == method::INITIALIZE => {
             // Inline: nothing else goes out before the session it opens is known.
             {
                 let mut state = shared.state.lock().unwrap();
@@ -232,7 +232,7 @@ async fn send(shared: &Arc<Shared>, message: Value) {
 }
 
 async fn notify(shared: &Arc<Shared>, message: Value, method: &str) {
-    if shared.legacy().is_none() && method == "notifications/cancelled" {
+    if shared.legacy().is_none() && method == method::CANCELLED {
         // The modern shape cancels by closing the request's stream.
         let id = message.pointer("/params/requestId").cloned().unwrap_or(Value::Null);
         if let Some((_, handle)) = shared.state.lock().unwrap().in_flight.remove(&key(&id)) {
@@ -240,13 +240,13 @@ async fn notify(shared: &Arc<Shared>, message: Value, method: &str) {
         }
         return;
     }
-    if method == "notifications/initialized" {
+    if method == method::INITIALIZED {
         shared.state.lock().unwrap().initialized = Some(message.clone());
     }
     reopen_if_expired(shared).await;
     match post(shared, &message, None).await {
         Ok(r) if r.status().is_success() => {
-            if method == "notifications/initialized" {
+            if method == method::INITIALIZED {
                 open_listening(shared);
             }
         }
@@ -418,7 +418,7 @@ fn note_session(shared: &Shared, response: &reqwest::Response) {
 
 /// A request's POST and its answer, delivered as lines; any fault an error to it.
 async fn post_request(shared: Arc<Shared>, message: Value, id: Value, method: String) {
-    let tool = (method == "tools/call")
+    let tool = (method == method::TOOLS_CALL)
         .then(|| message.pointer("/params/name").and_then(Value::as_str))
         .flatten()
         .and_then(|name| shared.state.lock().unwrap().tools.get(name).cloned());
@@ -436,7 +436,7 @@ async fn post_request(shared: Arc<Shared>, message: Value, id: Value, method: St
 /// The answer to request `id`: passed on, or Err(why) when it gave none.
 async fn answer(shared: &Arc<Shared>, response: reqwest::Response, id: &Value, method: &str) -> Result<(), String> {
     let status = response.status();
-    if method == "initialize" && status.is_success() {
+    if method == method::INITIALIZE && status.is_success() {
         note_session(shared, &response);
     }
     if status == StatusCode::NOT_FOUND
@@ -450,7 +450,7 @@ async fn answer(shared: &Arc<Shared>, response: reqwest::Response, id: &Value, m
     }
     if !status.is_success() {
         let body = read_body(&shared.config, response).await.unwrap_or_default();
-        if method == "server/discover" && modern_refusal_or_legacy(status, &body) {
+        if method == method::DISCOVER && modern_refusal_or_legacy(status, &body) {
             // A legacy server: its refusal as a legacy stdio server gives it, so the session falls back.
             let text = String::from_utf8_lossy(&body);
             let why = format!("HTTP {status} to a modern request, with no modern error ({})", text.trim());
@@ -488,10 +488,10 @@ fn modern_refusal_or_legacy(status: StatusCode, body: &[u8]) -> bool {
 /// A message from the server, passed on (a `tools/list` answer read for its
 /// tools' headers first, and invalid tools left out, in the modern shape).
 fn pass(shared: &Shared, mut message: Value, method: &str) {
-    if method == "tools/list" && shared.legacy().is_none() {
+    if method == method::TOOLS_LIST && shared.legacy().is_none() {
         learn_tools(shared, &mut message);
     }
-    if method == "initialize"
+    if method == method::INITIALIZE
         && let Some(version) = message.pointer("/result/protocolVersion").and_then(Value::as_str)
         && let Some(legacy) = shared.state.lock().unwrap().legacy.as_mut()
     {
@@ -566,7 +566,7 @@ async fn relay_stream(
     use std::sync::atomic::{AtomicUsize, Ordering};
     let max = shared.config.max_message;
     // Streams meant to stay open have no silence limit.
-    let long_lived = request.is_none_or(|(_, method)| method == "subscriptions/listen");
+    let long_lived = request.is_none_or(|(_, method)| method == method::LISTEN);
     // Bytes since the last whole event: an event that grows past the bound
     // stops the stream before it is whole, so memory stays bounded.
     let pending = Arc::new(AtomicUsize::new(0));

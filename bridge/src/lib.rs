@@ -118,7 +118,7 @@ pub use to_modern::{MAX_ROUNDS, ToModern};
 /// typed in the bridge. (Sampling, roots and logging levels are deprecated in
 /// 2026-07-28, and still what legacy peers use.)
 #[allow(deprecated)]
-pub(crate) mod method {
+pub mod method {
     use mcp_spec_types::{Notification, Request};
 
     use super::{legacy, modern};
@@ -128,6 +128,9 @@ pub(crate) mod method {
     pub const SET_LEVEL: &str = <legacy::SetLevelRequest as Request>::METHOD;
     pub const SUBSCRIBE: &str = <legacy::SubscribeRequest as Request>::METHOD;
     pub const DISCOVER: &str = <modern::DiscoverRequest as Request>::METHOD;
+    pub const LISTEN: &str = <modern::SubscriptionsListenRequest as Request>::METHOD;
+    pub const TOOLS_LIST: &str = <modern::ListToolsRequest as Request>::METHOD;
+    pub const TOOLS_CALL: &str = <modern::CallToolRequest as Request>::METHOD;
     pub const ELICIT: &str = <legacy::ElicitRequest as Request>::METHOD;
     pub const SAMPLE: &str = <legacy::CreateMessageRequest as Request>::METHOD;
     pub const ROOTS: &str = <legacy::ListRootsRequest as Request>::METHOD;

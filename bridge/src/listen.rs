@@ -37,7 +37,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
-use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To, error_response, modern};
+use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To, error_response, method, modern};
 use mcp_spec_types::http::{self as rules, ToolHeaders};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -188,7 +188,7 @@ async fn endpoint(State(front): State<Arc<Front>>, method: Method, headers: Head
         let origin = String::from_utf8_lossy(origin.as_bytes()).into_owned();
         return json_response(
             StatusCode::FORBIDDEN,
-            error_body(None, -32600, format!("Forbidden: the Origin {origin:?} is not allowed")),
+            error_body(None, modern::INVALID_REQUEST, format!("Forbidden: the Origin {origin:?} is not allowed")),
         );
     }
     let session_id = headers.get(rules::SESSION_ID_HEADER).and_then(|v| v.to_str().ok()).map(str::to_string);
@@ -225,7 +225,7 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
         Ok(b) => b,
         Err(_) => {
             let why = format!("the request body is over the bridge's --max-message {max} bytes");
-            return json_response(StatusCode::PAYLOAD_TOO_LARGE, error_body(None, -32600, why));
+            return json_response(StatusCode::PAYLOAD_TOO_LARGE, error_body(None, modern::INVALID_REQUEST, why));
         }
     };
     let mut message: Value = match serde_json::from_slice(&bytes) {
@@ -239,7 +239,7 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
             Some(s) => (s, Some(sid.clone())),
             None => return json_response(StatusCode::NOT_FOUND, error_body(id.as_ref(), -32001, "Session not found")),
         },
-        (None, Some("initialize")) => {
+        (None, Some(method::INITIALIZE)) => {
             let sid = uuid::Uuid::new_v4().to_string();
             let session = start_session(&front, &format!("legacy:{sid}"), &sid, false);
             (session, Some(sid))
@@ -273,7 +273,10 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
     message["id"] = Value::String(front_id.clone());
     let (reply, mut replies) = mpsc::unbounded_channel();
     if session.inputs.send(DIn::Request { message, front_id: front_id.clone(), reply }).is_err() {
-        return json_response(StatusCode::SERVICE_UNAVAILABLE, error_body(Some(&id), -32603, "the session has ended"));
+        return json_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            error_body(Some(&id), modern::INTERNAL_ERROR, "the session has ended"),
+        );
     }
     let modern = legacy_id.is_none();
     // The first message decides the answer's form: the final one alone is a
@@ -281,7 +284,7 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
     let Some(first) = replies.recv().await else {
         return json_response(
             StatusCode::SERVICE_UNAVAILABLE,
-            error_body(Some(&id), -32603, "the session ended before answering"),
+            error_body(Some(&id), modern::INTERNAL_ERROR, "the session ended before answering"),
         );
     };
     let first = restore_id(&first, &front_id, &id);
@@ -521,7 +524,7 @@ impl Driver {
                 // Every request answered with why.
                 while let Ok(input) = inbox.try_recv() {
                     if let DIn::Request { message, reply, .. } = input {
-                        let _ = reply.send(error_body(message.get("id"), -32603, why.clone()));
+                        let _ = reply.send(error_body(message.get("id"), modern::INTERNAL_ERROR, why.clone()));
                     }
                 }
                 return;
@@ -557,7 +560,11 @@ impl Driver {
                             eprintln!("mcp-era-bridge [{}]: {e}", self.label);
                         }
                         for (_, w) in self.waiting.drain() {
-                            let _ = w.reply.send(error_body(None, -32603, format!("the session ended: {why}")));
+                            let _ = w.reply.send(error_body(
+                                None,
+                                modern::INTERNAL_ERROR,
+                                format!("the session ended: {why}"),
+                            ));
                         }
                         self.recorder.mark("end", &why);
                     }
@@ -571,7 +578,8 @@ impl Driver {
                 inbox.close();
                 while let Some(input) = inbox.recv().await {
                     if let DIn::Request { message, reply, .. } = input {
-                        let _ = reply.send(error_body(message.get("id"), -32603, "the session has ended"));
+                        let _ =
+                            reply.send(error_body(message.get("id"), modern::INTERNAL_ERROR, "the session has ended"));
                     }
                 }
                 return;
@@ -615,7 +623,7 @@ impl Driver {
                 DIn::Closed(front_id) => {
                     if self.waiting.remove(&front_id).is_some() && self.modern {
                         // The modern shape's cancellation: the stream closed before its answer.
-                        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        let cancel = json!({"jsonrpc": "2.0", "method": method::CANCELLED,
                             "params": {"requestId": front_id, "reason": "the client closed the request's stream"}});
                         session.handle(Input::FromClient(cancel.to_string()))
                     } else {
@@ -651,7 +659,7 @@ impl Driver {
             && let Some(id) = message.get("id").and_then(Value::as_str)
             && let Some(w) = self.waiting.remove(id)
         {
-            if self.modern && w.method == "tools/list" {
+            if self.modern && w.method == method::TOOLS_LIST {
                 self.learn_tools(&message);
             }
             let _ = w.reply.send(line);

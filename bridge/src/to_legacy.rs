@@ -16,7 +16,7 @@ use mcp_spec_types::negotiate::{Offer, negotiate};
 const ENDED_KEPT: usize = 256;
 
 /// The id of the `initialize` the bridge sends for the client.
-const INIT_ID: &str = crate::own_id!("initialize");
+const INIT_ID: &str = crate::own_id!("handshake");
 
 /// The bridge between a modern client and a legacy server (see the crate docs'
 /// mapping).
