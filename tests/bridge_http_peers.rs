@@ -21,6 +21,25 @@ use crate::bridge_peers::{
 pub(crate) struct HttpPeer {
     child: Child,
     pub url: String,
+    /// Its stderr.
+    pub log: PathBuf,
+}
+
+/// Runs `f`; when it fails, the logs (the bridge's, the server's) are printed
+/// before the failure goes on, so a failure in CI says why.
+fn or_logs<T>(logs: &[&Path], f: impl FnOnce() -> T) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(t) => t,
+        Err(panic) => {
+            for log in logs {
+                let text = std::fs::read_to_string(log).unwrap_or_else(|e| format!("(unreadable: {e})"));
+                let lines: Vec<&str> = text.lines().collect();
+                let tail = &lines[lines.len().saturating_sub(200)..];
+                eprintln!("--- {} (its last {} lines) ---\n{}", log.display(), tail.len(), tail.join("\n"));
+            }
+            std::panic::resume_unwind(panic)
+        }
+    }
 }
 
 impl Drop for HttpPeer {
@@ -57,7 +76,7 @@ pub(crate) fn http_peer(name: &str, port: u16, path: &str, cmd: &mut Command) ->
         assert!(Instant::now() < until, "{name}: the server did not listen on {port} in 30 s");
         std::thread::sleep(Duration::from_millis(100));
     }
-    HttpPeer { child, url: format!("http://127.0.0.1:{port}{path}") }
+    HttpPeer { child, url: format!("http://127.0.0.1:{port}{path}"), log }
 }
 
 /// How a peer server is started (by the name of its test).
@@ -182,20 +201,33 @@ impl Listening {
     }
 
     /// Stops the bridge as a service manager does (SIGTERM), so that every
-    /// session ends and the record is complete; its exit status.
+    /// session ends and the record is complete; its exit status. Its log must
+    /// say no message was dropped or sent to no one, as the stdio tests hold it.
     pub(crate) fn stop(mut self) -> std::process::ExitStatus {
         let pid = self.peer.child.id().to_string();
         Command::new("kill").args(["-TERM", &pid]).status().unwrap();
         let until = Instant::now() + Duration::from_secs(20);
-        loop {
+        let status = loop {
             if let Some(status) = self.peer.child.try_wait().unwrap() {
-                return status;
+                break status;
             }
             assert!(Instant::now() < until, "the bridge did not stop in 20 s after SIGTERM");
             std::thread::sleep(Duration::from_millis(50));
-        }
+        };
+        let log = std::fs::read_to_string(&self.peer.log).unwrap_or_default();
+        let dropped: Vec<&str> = log.lines().filter(|l| DROPPED.iter().any(|d| l.contains(d))).collect();
+        assert!(
+            dropped.is_empty(),
+            "the bridge dropped something ({}):\n{}",
+            self.peer.log.display(),
+            dropped.join("\n")
+        );
+        status
     }
 }
+
+/// What the bridge's log says of a message it did not deliver.
+const DROPPED: [&str; 3] = ["not sent on", "to no request", "dropped:"];
 
 pub(crate) fn listening(name: &str, args: &[String]) -> Listening {
     let record = peers::transcript_path(&format!("{name}.bridge-record"));
@@ -424,23 +456,26 @@ fn thirty_two_http_clients_of_both_eras_each_get_their_own_answers_through_one_b
     let server = python_http_server(name);
     let bridge = listening(name, &["--connect".to_string(), server.url.clone()]);
     let url = bridge.url().to_string();
-    let started = Instant::now();
-    let threads: Vec<_> = (0..LOAD_CLIENTS)
-        .map(|n| {
-            let url = url.clone();
-            std::thread::spawn(move || load_client(&url, n, n % 2 == 0))
-        })
-        .collect();
-    let answered: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
-    let peak = peak_kib(bridge.peer.child.id());
-    println!(
-        "{LOAD_CLIENTS} clients (half legacy, half modern) x {LOAD_CALLS} calls: {answered} answers in {:.1?}; the bridge's peak memory {} MiB",
-        started.elapsed(),
-        peak / 1024
-    );
-    assert_eq!(answered, LOAD_CLIENTS * LOAD_CALLS);
-    assert!(peak < 256 * 1024, "the bridge's peak memory: {peak} KiB");
-    assert!(bridge.stop().success());
+    let logs = [bridge.peer.log.clone(), server.log.clone()];
+    or_logs(&[&logs[0], &logs[1]], || {
+        let started = Instant::now();
+        let threads: Vec<_> = (0..LOAD_CLIENTS)
+            .map(|n| {
+                let url = url.clone();
+                std::thread::spawn(move || load_client(&url, n, n % 2 == 0))
+            })
+            .collect();
+        let answered: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+        let peak = peak_kib(bridge.peer.child.id());
+        println!(
+            "{LOAD_CLIENTS} clients (half legacy, half modern) x {LOAD_CALLS} calls: {answered} answers in {:.1?}; the bridge's peak memory {} MiB",
+            started.elapsed(),
+            peak / 1024
+        );
+        assert_eq!(answered, LOAD_CLIENTS * LOAD_CALLS);
+        assert!(peak < 256 * 1024, "the bridge's peak memory: {peak} KiB");
+        assert!(bridge.stop().success());
+    });
 }
 
 /// The outcome of each check a client printed (`ok` or `FAIL`, then its text), in order.

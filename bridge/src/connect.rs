@@ -81,6 +81,12 @@ impl HttpServer {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = Client::builder()
             .connect_timeout(config.connect_timeout)
+            // A pooled connection is let go before common servers close an idle one (uvicorn's
+            // and Node's keep-alive is 5 s; reqwest would keep it 90 s): a request is never
+            // written to a connection its server is closing. A request whose connection is
+            // reset all the same gets an error naming the reset; it is not sent again, as
+            // the server may have acted on it.
+            .pool_idle_timeout(IDLE_CONNECTION)
             .default_headers(config.headers.clone())
             .build()
             .map_err(|e| format!("cannot make the HTTP client: {e}"))?;
@@ -194,6 +200,10 @@ async fn run(shared: Arc<Shared>, mut commands: mpsc::UnboundedReceiver<Command>
     }
     (shared.events)(Event::ServerClosed);
 }
+
+/// How long an idle pooled connection to the server is kept: under the 5 s
+/// keep-alive of common servers (uvicorn, Node's http).
+const IDLE_CONNECTION: Duration = Duration::from_secs(4);
 
 /// One message of the session's to the server.
 async fn send(shared: &Arc<Shared>, message: Value) {
