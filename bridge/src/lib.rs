@@ -101,6 +101,7 @@ mod to_legacy;
 #[allow(deprecated)]
 mod to_modern;
 
+pub mod http;
 pub mod session;
 
 /// The README's example, compiled and run as a doctest.

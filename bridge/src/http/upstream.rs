@@ -1,0 +1,695 @@
+//! The server's side of a session over Streamable HTTP (`--connect`), as a
+//! state machine in the style of quinn-proto: it takes what happens (a message
+//! of the session's to send, an HTTP answer's status, its body or each event of
+//! its stream, its end) as [`UpstreamInput`]s, and says what to do as
+//! [`UpstreamAction`]s (start an HTTP exchange, stop one, deliver a line to the
+//! session, log a note, report the end). It owns no socket, no clock and no
+//! runtime: a driver moves the bytes and enforces the timeouts, and a test
+//! drives it with none.
+//!
+//! - **2026-07-28** ([`Shape::PerRequest`]): every request its own POST with
+//!   the headers the transport names (`mcp_spec_types::http`:
+//!   `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, and each tool's
+//!   `Mcp-Param-*` from the [`ToolBook`], where a tool whose annotations are
+//!   invalid is left out of the `tools/list` answer, as a client must);
+//!   `notifications/cancelled` is not sent but stops the request's stream,
+//!   which is how this shape cancels. The `server/discover` probe is such a POST.
+//! - **2025-11-25 and before** ([`Shape::Session`]): from `initialize` on, the
+//!   session the server mints (`Mcp-Session-Id`) on every POST with the
+//!   negotiated `MCP-Protocol-Version`, a GET stream for what the server sends
+//!   on its own once `initialized` is through, the session ended with DELETE.
+//!   Nothing else goes out until the `initialize` is answered (the session and
+//!   its version are not known before). A `404` on the session means it expired:
+//!   the request is answered with an error (never sent twice), and a new
+//!   session is opened with the client's own `initialize` and `initialized`
+//!   (their answers the bridge's, not passed on) before the next message, which
+//!   waits for it.
+//! - The era: a `400`, `404` or `405` to the probe whose body is no modern
+//!   JSON-RPC error ([`crate::modern_refusal`]) is answered to the session as a
+//!   legacy server's refusal (`-32601`), so it falls back to `initialize`.
+//!
+//! Every fault is an error to the request that met it, with why: a transport
+//! fault the driver reports (unreachable, a timeout it names, a body over the
+//! bound), a status without a JSON-RPC answer, a stream that ends before its
+//! answer.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use mcp_spec_types::http as rules;
+use serde_json::Value;
+
+use super::tools::{Invalid, ToolBook};
+use crate::{error_response, method, modern};
+
+/// One HTTP exchange of the machine's, named by the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StreamId(pub u64);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpMethod {
+    Post,
+    Get,
+    Delete,
+}
+
+/// An HTTP exchange to start: to the server's one URL, with these headers
+/// (besides the ones the user gave, which the driver adds), and this body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    pub stream: StreamId,
+    pub method: HttpMethod,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+    /// A stream meant to stay open (`subscriptions/listen`, the GET stream):
+    /// no silence limit within its body.
+    pub long_lived: bool,
+}
+
+/// An HTTP answer's status: its code and, when known, its reason phrase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    pub code: u16,
+    pub reason: Option<String>,
+}
+
+impl Status {
+    pub fn new(code: u16, reason: Option<&str>) -> Status {
+        Status { code, reason: reason.map(String::from) }
+    }
+
+    fn success(&self) -> bool {
+        (200..300).contains(&self.code)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.reason {
+            Some(reason) => write!(f, "{} {reason}", self.code),
+            None => write!(f, "{}", self.code),
+        }
+    }
+}
+
+/// What happens, fed to [`HttpUpstream::handle`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum UpstreamInput {
+    /// A message of the session's, for the server.
+    Send(Value),
+    /// An exchange's answer began: its status and its `Mcp-Session-Id`. Its
+    /// body comes next, whole ([`Body`](Self::Body)) or as the events of a
+    /// stream ([`Event`](Self::Event)), as its content type says.
+    Began { stream: StreamId, status: Status, session_id: Option<String> },
+    /// The whole body of an answer that is not an event stream.
+    Body { stream: StreamId, body: Vec<u8> },
+    /// One event of an answer's event stream: its data.
+    Event { stream: StreamId, data: String },
+    /// The exchange is over: its body or stream ended (`None`), or the
+    /// transport failed (`Some(why)`, a timeout naming itself).
+    Ended { stream: StreamId, fault: Option<String> },
+    /// The session is over: stop everything, end the server's session.
+    Close,
+}
+
+/// What to do, returned by [`HttpUpstream::handle`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum UpstreamAction {
+    Http(HttpRequest),
+    /// Stop reading an exchange (its answer came, or it was cancelled): the
+    /// machine has forgotten it, and ignores what the driver still reports of it.
+    Stop(StreamId),
+    /// A line for the session, as the server's (or an error answering a request for it).
+    Deliver(String),
+    /// A note for the log (stderr), never the protocol stream.
+    Log(String),
+    /// Everything is over after [`UpstreamInput::Close`].
+    Closed,
+}
+
+/// The shape of the transport the server is spoken to in. One member per
+/// shape; the 2024-11-05 HTTP+SSE transport's would be a third.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    /// 2026-07-28: each request its own POST (also before the era is known:
+    /// the `server/discover` probe is one).
+    PerRequest,
+    /// 2025-11-25 and before: a session the server mints.
+    Session(Box<Session>),
+}
+
+/// A legacy session and what it needs to be opened again.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The client's `initialize` and `initialized`.
+    initialize: Value,
+    initialized: Option<Value>,
+    /// `Mcp-Session-Id`, once the server minted one, and the negotiated version.
+    id: Option<String>,
+    version: Option<String>,
+    state: SessionState,
+    listening: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SessionState {
+    /// `initialize` sent, its answer not yet in: nothing else goes out.
+    Opening,
+    Open,
+    /// The server said the session is gone (a `404`): a new one opens first.
+    Expired,
+    /// A new session's `initialize`, then its `initialized`, are out.
+    Reopening,
+}
+
+/// What an exchange is for.
+#[derive(Clone, Debug)]
+enum Purpose {
+    /// A request of the session's, to be answered: its id and method.
+    Request {
+        id: Value,
+        method: String,
+    },
+    Notification {
+        method: String,
+    },
+    /// An answer to a request of the server's.
+    Answer,
+    /// The legacy session's GET stream.
+    Listen,
+    /// A new session's `initialize`, then its `initialized`.
+    Reinitialize,
+    Reinitialized,
+    /// The DELETE that ends the session.
+    End,
+}
+
+#[derive(Clone, Debug)]
+struct Exchange {
+    purpose: Purpose,
+    status: Option<Status>,
+}
+
+/// The server's side over Streamable HTTP. See the module's docs.
+#[derive(Debug)]
+pub struct HttpUpstream {
+    shape: Shape,
+    tools: ToolBook,
+    exchanges: BTreeMap<StreamId, Exchange>,
+    next: u64,
+    /// Messages that wait for the legacy session to open.
+    held: VecDeque<Value>,
+    closing: bool,
+}
+
+impl Default for HttpUpstream {
+    fn default() -> Self {
+        HttpUpstream::new()
+    }
+}
+
+impl HttpUpstream {
+    pub fn new() -> HttpUpstream {
+        HttpUpstream {
+            shape: Shape::PerRequest,
+            tools: ToolBook::default(),
+            exchanges: BTreeMap::new(),
+            next: 1,
+            held: VecDeque::new(),
+            closing: false,
+        }
+    }
+
+    /// The shape the server is spoken to in.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The exchanges in flight.
+    pub fn in_flight(&self) -> usize {
+        self.exchanges.len()
+    }
+
+    pub fn handle(&mut self, input: UpstreamInput) -> Vec<UpstreamAction> {
+        let mut out = Vec::new();
+        match input {
+            UpstreamInput::Send(message) => self.send(message, &mut out),
+            UpstreamInput::Began { stream, status, session_id } => self.began(stream, status, session_id, &mut out),
+            UpstreamInput::Body { stream, body } => self.body(stream, body, &mut out),
+            UpstreamInput::Event { stream, data } => self.event(stream, data, &mut out),
+            UpstreamInput::Ended { stream, fault } => self.ended(stream, fault, &mut out),
+            UpstreamInput::Close => self.close(&mut out),
+        }
+        out
+    }
+
+    fn session(&mut self) -> Option<&mut Session> {
+        match &mut self.shape {
+            Shape::Session(s) => Some(s),
+            Shape::PerRequest => None,
+        }
+    }
+
+    fn send(&mut self, message: Value, out: &mut Vec<UpstreamAction>) {
+        if self.closing {
+            return out.push(UpstreamAction::Log(format!("not sent to the server, the session is ending: {message}")));
+        }
+        let method = message.get("method").and_then(Value::as_str).map(str::to_string);
+        let id = message.get("id").cloned();
+        if let (Some(m), Some(id)) = (&method, &id)
+            && m == method::INITIALIZE
+        {
+            // A legacy session begins; nothing else goes out until it is answered.
+            self.shape = Shape::Session(Box::new(Session {
+                initialize: message.clone(),
+                initialized: None,
+                id: None,
+                version: None,
+                state: SessionState::Opening,
+                listening: false,
+            }));
+            let purpose = Purpose::Request { id: id.clone(), method: m.clone() };
+            return self.post(purpose, &message, out);
+        }
+        match self.session().map(|s| s.state) {
+            Some(SessionState::Opening | SessionState::Reopening) => return self.held.push_back(message),
+            Some(SessionState::Expired) => {
+                self.held.push_back(message);
+                return self.reopen(out);
+            }
+            _ => {}
+        }
+        match (method, id) {
+            (Some(method), Some(id)) => self.post(Purpose::Request { id, method }, &message, out),
+            (Some(method), None) => {
+                if method == method::CANCELLED && matches!(self.shape, Shape::PerRequest) {
+                    // The per-request shape cancels by closing the request's stream.
+                    let cancelled = message.pointer("/params/requestId");
+                    let stream = self.exchanges.iter().find_map(|(s, e)| match &e.purpose {
+                        Purpose::Request { id, .. } if Some(id) == cancelled => Some(*s),
+                        _ => None,
+                    });
+                    if let Some(stream) = stream {
+                        self.stop(stream, out);
+                    }
+                    return;
+                }
+                if method == method::INITIALIZED
+                    && let Some(session) = self.session()
+                {
+                    session.initialized = Some(message.clone());
+                }
+                self.post(Purpose::Notification { method }, &message, out)
+            }
+            (None, Some(_)) => self.post(Purpose::Answer, &message, out),
+            (None, None) => out.push(UpstreamAction::Log(format!("not sent to the server, not JSON-RPC: {message}"))),
+        }
+    }
+
+    /// A new exchange's id.
+    fn stream(&mut self) -> StreamId {
+        let id = StreamId(self.next);
+        self.next += 1;
+        id
+    }
+
+    /// The POST of `message` with the headers its shape needs.
+    fn post(&mut self, purpose: Purpose, message: &Value, out: &mut Vec<UpstreamAction>) {
+        let mut headers = vec![
+            ("Accept".to_string(), "application/json, text/event-stream".to_string()),
+            ("Content-Type".to_string(), "application/json".to_string()),
+        ];
+        match &self.shape {
+            Shape::Session(session) => headers.extend(session.headers()),
+            Shape::PerRequest if message.get("id").is_some() && message.get("method").is_some() => {
+                match rules::request_headers(message, self.tools.of_call(message)) {
+                    Ok(more) => headers.extend(more),
+                    Err(why) => {
+                        if let Purpose::Request { id, method } = &purpose {
+                            out.push(fault(id, format!("{method}: {why}")));
+                        }
+                        return;
+                    }
+                }
+            }
+            Shape::PerRequest => {
+                // A notification: its method, and its version when it names one.
+                if let Some(method) = message.get("method").and_then(Value::as_str) {
+                    headers.push((rules::METHOD_HEADER.to_string(), method.to_string()));
+                }
+                let version = message.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion");
+                if let Some(v) = version.and_then(Value::as_str) {
+                    headers.push((rules::PROTOCOL_VERSION_HEADER.to_string(), v.to_string()));
+                }
+            }
+        }
+        let long_lived = matches!(&purpose, Purpose::Request { method, .. } if method == method::LISTEN);
+        let stream = self.stream();
+        self.exchanges.insert(stream, Exchange { purpose, status: None });
+        out.push(UpstreamAction::Http(HttpRequest {
+            stream,
+            method: HttpMethod::Post,
+            headers,
+            body: Some(message.to_string()),
+            long_lived,
+        }));
+    }
+
+    /// Opens an expired session again: the client's `initialize` first.
+    fn reopen(&mut self, out: &mut Vec<UpstreamAction>) {
+        let Some(session) = self.session() else { return };
+        session.state = SessionState::Reopening;
+        session.id = None;
+        session.listening = false;
+        let initialize = session.initialize.clone();
+        out.push(UpstreamAction::Log(
+            "the server's session expired: opening a new one with the client's initialize".into(),
+        ));
+        self.post(Purpose::Reinitialize, &initialize, out);
+    }
+
+    /// After a new session's `initialize`: its `initialized`, or, when the
+    /// client sent none, the session open.
+    fn reinitialized(&mut self, out: &mut Vec<UpstreamAction>) {
+        match self.session().and_then(|s| s.initialized.clone()) {
+            Some(initialized) => self.post(Purpose::Reinitialized, &initialized, out),
+            None => self.opened(out),
+        }
+    }
+
+    /// The session is open: what waited for it goes out, in order.
+    fn opened(&mut self, out: &mut Vec<UpstreamAction>) {
+        if let Some(session) = self.session() {
+            session.state = SessionState::Open;
+        }
+        while let Some(message) = self.held.pop_front() {
+            self.send(message, out);
+            // A message that expired the session again holds the rest.
+            if self.session().is_some_and(|s| s.state != SessionState::Open) {
+                break;
+            }
+        }
+    }
+
+    /// The legacy session's GET stream, once.
+    fn listen(&mut self, out: &mut Vec<UpstreamAction>) {
+        let Some(session) = self.session().filter(|s| !s.listening) else { return };
+        session.listening = true;
+        let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
+        headers.extend(session.headers());
+        let stream = self.stream();
+        self.exchanges.insert(stream, Exchange { purpose: Purpose::Listen, status: None });
+        out.push(UpstreamAction::Http(HttpRequest {
+            stream,
+            method: HttpMethod::Get,
+            headers,
+            body: None,
+            long_lived: true,
+        }));
+    }
+
+    fn stop(&mut self, stream: StreamId, out: &mut Vec<UpstreamAction>) {
+        if self.exchanges.remove(&stream).is_some() {
+            out.push(UpstreamAction::Stop(stream));
+        }
+    }
+
+    fn began(&mut self, stream: StreamId, status: Status, session_id: Option<String>, out: &mut Vec<UpstreamAction>) {
+        let Some(exchange) = self.exchanges.get_mut(&stream) else { return };
+        exchange.status = Some(status.clone());
+        let purpose = exchange.purpose.clone();
+        let success = status.success();
+        match purpose {
+            Purpose::Request { ref method, ref id } => {
+                if method == method::INITIALIZE
+                    && success
+                    && let Some(session) = self.session()
+                {
+                    session.id = session_id;
+                }
+                let expired = status.code == 404 && self.session().is_some_and(|s| s.id.is_some());
+                if expired {
+                    if let Some(session) = self.session() {
+                        session.state = SessionState::Expired;
+                    }
+                    out.push(fault(
+                        id,
+                        format!("{method}: the server's session expired (404); the request was not delivered and is not sent again: a new session opens with the next"),
+                    ));
+                    self.stop(stream, out);
+                }
+                // Else its body or its events answer it.
+            }
+            Purpose::Reinitialize => {
+                if success {
+                    if let Some(session) = self.session() {
+                        session.id = session_id;
+                    }
+                } else {
+                    out.push(UpstreamAction::Log(format!("a new session was refused: HTTP {status}")));
+                    self.stop(stream, out);
+                    self.reinitialized(out);
+                }
+            }
+            Purpose::Reinitialized | Purpose::Notification { .. } | Purpose::Answer => {
+                if !success {
+                    let what = match &purpose {
+                        Purpose::Notification { method } => format!("the server refused {method}"),
+                        Purpose::Answer => "the server refused an answer to its request".to_string(),
+                        _ => "the new session's initialized was refused".to_string(),
+                    };
+                    out.push(UpstreamAction::Log(format!("{what} (HTTP {status})")));
+                }
+                self.stop(stream, out);
+                let initialized = matches!(&purpose, Purpose::Notification { method } if method == method::INITIALIZED)
+                    || matches!(purpose, Purpose::Reinitialized);
+                if success && initialized {
+                    self.listen(out);
+                }
+                if matches!(purpose, Purpose::Reinitialized) {
+                    self.opened(out);
+                }
+            }
+            Purpose::Listen => {
+                if !success {
+                    // 405: the server offers none; it sends on POST streams only.
+                    if status.code != 405 {
+                        out.push(UpstreamAction::Log(format!("the server's GET stream: HTTP {status}")));
+                    }
+                    self.stop(stream, out);
+                }
+            }
+            Purpose::End => {
+                if !success && status.code != 405 {
+                    out.push(UpstreamAction::Log(format!("ending the server's session: DELETE answered {status}")));
+                }
+                self.stop(stream, out);
+                out.push(UpstreamAction::Closed);
+            }
+        }
+    }
+
+    fn body(&mut self, stream: StreamId, body: Vec<u8>, out: &mut Vec<UpstreamAction>) {
+        let Some(exchange) = self.exchanges.get(&stream) else { return };
+        let status = exchange.status.clone().unwrap_or(Status { code: 0, reason: None });
+        match exchange.purpose.clone() {
+            Purpose::Request { id, method } => {
+                self.stop(stream, out);
+                let answer = answer_of(&status, &body, &id, &method);
+                match answer {
+                    Ok(message) => self.pass(message, &method, out),
+                    Err(why) => out.push(fault(&id, format!("{method}: {why}"))),
+                }
+                self.answered(&method, out);
+            }
+            Purpose::Reinitialize => {
+                self.stop(stream, out);
+                if let Ok(answer) = serde_json::from_slice::<Value>(&body) {
+                    self.note_version(&answer);
+                }
+                self.reinitialized(out);
+            }
+            _ => {}
+        }
+    }
+
+    fn event(&mut self, stream: StreamId, data: String, out: &mut Vec<UpstreamAction>) {
+        let Some(exchange) = self.exchanges.get(&stream) else { return };
+        if data.trim().is_empty() {
+            return; // A priming event or a keep-alive.
+        }
+        let message: Value = match serde_json::from_str(&data) {
+            Ok(m) => m,
+            Err(e) => {
+                return out
+                    .push(UpstreamAction::Log(format!("an event of the server's stream is not JSON ({e}): {data}")));
+            }
+        };
+        match exchange.purpose.clone() {
+            Purpose::Request { id, method } => {
+                let answers = message.get("method").is_none() && message.get("id") == Some(&id);
+                self.pass(message, &method, out);
+                if answers {
+                    self.stop(stream, out);
+                    self.answered(&method, out);
+                }
+            }
+            Purpose::Reinitialize => {
+                // The new session's answer is the bridge's: its version kept, not passed on.
+                self.note_version(&message);
+                self.stop(stream, out);
+                self.reinitialized(out);
+            }
+            _ => self.pass(message, "", out),
+        }
+    }
+
+    fn ended(&mut self, stream: StreamId, fault_of: Option<String>, out: &mut Vec<UpstreamAction>) {
+        let Some(exchange) = self.exchanges.remove(&stream) else { return };
+        match exchange.purpose {
+            Purpose::Request { id, method } => {
+                // Not answered (an answer stops the exchange first).
+                let why = fault_of.unwrap_or_else(|| match exchange.status {
+                    Some(status) if status.success() => "the server's stream ended before its answer".into(),
+                    Some(status) => format!("the server answered HTTP {status} with no body"),
+                    None => "the server sent no answer".into(),
+                });
+                out.push(UpstreamAction::Log(format!("{method} ({id}): {why}")));
+                out.push(fault(&id, format!("{method}: {why}")));
+                self.answered(&method, out);
+            }
+            Purpose::Listen => {
+                if let Some(why) = fault_of {
+                    out.push(UpstreamAction::Log(format!("the server's GET stream ended: {why}")));
+                }
+            }
+            Purpose::Notification { method } => {
+                if let Some(why) = fault_of {
+                    out.push(UpstreamAction::Log(format!("{method} was not delivered: {why}")));
+                }
+            }
+            Purpose::Answer => {
+                if let Some(why) = fault_of {
+                    out.push(UpstreamAction::Log(format!("an answer to the server was not delivered: {why}")));
+                }
+            }
+            Purpose::Reinitialize => {
+                let why = fault_of.unwrap_or_else(|| "it gave no answer".into());
+                out.push(UpstreamAction::Log(format!("a new session could not be opened: {why}")));
+                self.reinitialized(out);
+            }
+            Purpose::Reinitialized => {
+                let why = fault_of.unwrap_or_else(|| "it gave no answer".into());
+                out.push(UpstreamAction::Log(format!("the new session's initialized: {why}")));
+                self.opened(out);
+            }
+            Purpose::End => {
+                if let Some(why) = fault_of {
+                    out.push(UpstreamAction::Log(format!("ending the server's session: {why}")));
+                }
+                out.push(UpstreamAction::Closed);
+            }
+        }
+    }
+
+    /// A request's exchange is over: the legacy session opens when it was its `initialize`.
+    fn answered(&mut self, method: &str, out: &mut Vec<UpstreamAction>) {
+        if method == method::INITIALIZE && self.session().is_some_and(|s| s.state == SessionState::Opening) {
+            self.opened(out);
+        }
+    }
+
+    fn note_version(&mut self, answer: &Value) {
+        if let Some(version) = answer.pointer("/result/protocolVersion").and_then(Value::as_str)
+            && let Some(session) = self.session()
+        {
+            session.version = Some(version.to_string());
+        }
+    }
+
+    /// A message from the server, delivered: a `tools/list` answer read for
+    /// its tools' headers first (the per-request shape), an `initialize`
+    /// answer for the version.
+    fn pass(&mut self, mut message: Value, method: &str, out: &mut Vec<UpstreamAction>) {
+        if method == method::TOOLS_LIST && matches!(self.shape, Shape::PerRequest) {
+            let notes = self.tools.learn(&mut message, Invalid::Drop);
+            out.extend(notes.into_iter().map(UpstreamAction::Log));
+        }
+        if method == method::INITIALIZE {
+            self.note_version(&message);
+        }
+        out.push(UpstreamAction::Deliver(message.to_string()));
+    }
+
+    fn close(&mut self, out: &mut Vec<UpstreamAction>) {
+        if self.closing {
+            return;
+        }
+        self.closing = true;
+        for stream in self.exchanges.keys().copied().collect::<Vec<_>>() {
+            self.stop(stream, out);
+        }
+        for message in self.held.drain(..) {
+            out.push(UpstreamAction::Log(format!("not sent to the server, the session ended first: {message}")));
+        }
+        let session = match &self.shape {
+            Shape::Session(s) if s.id.is_some() => s.headers(),
+            _ => return out.push(UpstreamAction::Closed),
+        };
+        let stream = self.stream();
+        self.exchanges.insert(stream, Exchange { purpose: Purpose::End, status: None });
+        out.push(UpstreamAction::Http(HttpRequest {
+            stream,
+            method: HttpMethod::Delete,
+            headers: session,
+            body: None,
+            long_lived: false,
+        }));
+    }
+}
+
+impl Session {
+    /// The session's headers: its id and version, once known.
+    fn headers(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        if let Some(id) = &self.id {
+            out.push((rules::SESSION_ID_HEADER.to_string(), id.clone()));
+        }
+        if let Some(version) = &self.version {
+            out.push((rules::PROTOCOL_VERSION_HEADER.to_string(), version.clone()));
+        }
+        out
+    }
+}
+
+/// A JSON-RPC error answering request `id`, for a fault the server never answered.
+fn fault(id: &Value, message: impl Into<String>) -> UpstreamAction {
+    UpstreamAction::Deliver(error_response(id.clone(), modern::INTERNAL_ERROR, message).to_string())
+}
+
+/// What a whole body answers request `id` with: the message, or why it is none.
+fn answer_of(status: &Status, body: &[u8], id: &Value, method: &str) -> Result<Value, String> {
+    if status.success() {
+        if body.is_empty() {
+            return Err(format!("the server answered HTTP {status} with no body"));
+        }
+        return serde_json::from_slice(body).map_err(|e| format!("the server's answer is not JSON: {e}"));
+    }
+    if method == method::DISCOVER
+        && matches!(status.code, 400 | 404 | 405)
+        && crate::modern_refusal(status.code, body).is_none()
+    {
+        // A legacy server: its refusal as a legacy stdio server gives it, so the session falls back.
+        let text = String::from_utf8_lossy(body);
+        let why = format!("HTTP {status} to a modern request, with no modern error ({})", text.trim());
+        return Ok(error_response(id.clone(), modern::METHOD_NOT_FOUND, why));
+    }
+    // A JSON-RPC error in the body answers the request, whatever id it names.
+    if let Ok(mut error) = serde_json::from_slice::<Value>(body)
+        && error.get("error").is_some()
+    {
+        error["id"] = id.clone();
+        return Ok(error);
+    }
+    let text = String::from_utf8_lossy(body);
+    Err(format!("the server answered HTTP {status} with no JSON-RPC answer ({})", text.trim()))
+}
