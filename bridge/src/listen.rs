@@ -38,6 +38,7 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
 use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To, error_response, method, modern};
+use mcp_era_bridge::http::{Invalid, ToolBook};
 use mcp_spec_types::http::{self as rules, ToolHeaders};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -139,7 +140,7 @@ struct Front {
 struct Downstream {
     inputs: mpsc::UnboundedSender<DIn>,
     /// The mirrored parameters of the tools this client was listed (modern clients).
-    tools: Arc<Mutex<HashMap<String, ToolHeaders>>>,
+    tools: Arc<Mutex<ToolBook>>,
 }
 
 /// What the front tells a session's driver.
@@ -247,8 +248,7 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
         (None, _) => {
             // A modern request: its headers must say what its body says.
             if id.is_some() && method.is_some() {
-                let tools = front.session_tools(&headers, &message);
-                let tool = message.pointer("/params/name").and_then(Value::as_str).and_then(|n| tools.get(n).cloned());
+                let tool = front.tool_headers(&headers, &message);
                 let sent = headers.iter().map(|(n, v)| (n.as_str(), v.as_bytes()));
                 if let Err(mismatch) = rules::validate_headers(sent, &message, tool.as_ref()) {
                     return json_response(StatusCode::BAD_REQUEST, mismatch.error_response(id.as_ref()).to_string());
@@ -387,19 +387,20 @@ fn short(identity: &str) -> String {
 }
 
 impl Front {
-    fn session_tools(&self, headers: &HeaderMap, message: &Value) -> HashMap<String, ToolHeaders> {
+    /// The headers the tool a modern client's `tools/call` names must carry, as
+    /// its `tools/list` answers taught them.
+    fn tool_headers(&self, headers: &HeaderMap, message: &Value) -> Option<ToolHeaders> {
         let key = format!("modern:{}", identity(headers, message));
-        match self.sessions.lock().unwrap().get(&key) {
-            Some(s) => s.tools.lock().unwrap().clone(),
-            None => HashMap::new(),
-        }
+        let session = self.sessions.lock().unwrap().get(&key).cloned()?;
+        let book = session.tools.lock().unwrap();
+        book.of_call(message).cloned()
     }
 }
 
 /// A new session under `key`, its driver started.
 fn start_session(front: &Arc<Front>, key: &str, label: &str, modern: bool) -> Arc<Downstream> {
     let (inputs, inbox) = mpsc::unbounded_channel();
-    let tools = Arc::new(Mutex::new(HashMap::new()));
+    let tools = Arc::new(Mutex::new(ToolBook::default()));
     let session = Arc::new(Downstream { inputs: inputs.clone(), tools: tools.clone() });
     front.sessions.lock().unwrap().insert(key.to_string(), session.clone());
     let sink: Sink = Arc::new(move |event| {
@@ -507,7 +508,7 @@ struct Driver {
     listening: Vec<mpsc::UnboundedSender<String>>,
     /// Messages for a legacy client with no stream open yet (bounded).
     queued: Vec<String>,
-    tools: Arc<Mutex<HashMap<String, ToolHeaders>>>,
+    tools: Arc<Mutex<ToolBook>>,
     recorder: Recorder,
     max_message: usize,
 }
@@ -704,15 +705,10 @@ impl Driver {
         self.queued.push(line);
     }
 
+    /// What a `tools/list` answer teaches of its tools' headers; the answer
+    /// itself goes to the client as it came (a relay does not alter it).
     fn learn_tools(&self, message: &Value) {
-        let Some(tools) = message.pointer("/result/tools").and_then(Value::as_array) else { return };
-        let mut known = self.tools.lock().unwrap();
-        for tool in tools {
-            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
-            if let Ok(headers) = ToolHeaders::of(tool.get("inputSchema").unwrap_or(&Value::Null)) {
-                known.insert(name.to_string(), headers);
-            }
-        }
+        self.tools.lock().unwrap().learn(&mut message.clone(), Invalid::Keep);
     }
 }
 
