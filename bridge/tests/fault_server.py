@@ -76,7 +76,8 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         msg = json.loads(body)
         self.record({"msg": msg, "session": self.headers.get("Mcp-Session-Id"),
-                     "method_header": self.headers.get("Mcp-Method"), "name_header": self.headers.get("Mcp-Name")})
+                     "method_header": self.headers.get("Mcp-Method"), "name_header": self.headers.get("Mcp-Name"),
+                     "region_header": self.headers.get("Mcp-Param-Region")})
         method, id_ = msg.get("method"), msg.get("id")
         sid = self.headers.get("Mcp-Session-Id")
         modern = sid is None and method != "initialize"
@@ -97,8 +98,13 @@ class Handler(BaseHTTPRequestHandler):
         if id_ is None:
             return self.send_json(202, None)
         if method == "tools/list":
-            tool = {"name": "echo", "inputSchema": {"type": "object"}}
-            result = {"tools": [tool]}
+            # `weather` mirrors `region` into a header (x-mcp-header); `broken`'s annotation is
+            # invalid (a header on an object), so a client must leave it out.
+            region = {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}
+            bad = {"type": "object", "properties": {"region": {"type": "object", "x-mcp-header": "Region"}}}
+            tools = [{"name": "echo", "inputSchema": {"type": "object"}},
+                     {"name": "weather", "inputSchema": region}, {"name": "broken", "inputSchema": bad}]
+            result = {"tools": tools}
             if modern:
                 result.update({"resultType": "complete", "ttlMs": 0, "cacheScope": "private"})
             return self.send_json(200, {"jsonrpc": "2.0", "id": id_, "result": result})
@@ -107,6 +113,9 @@ class Handler(BaseHTTPRequestHandler):
         name = msg["params"]["name"]
         if name == "echo":
             return self.send_json(200, text_result(id_, "echo", modern))
+        if name == "weather":
+            # What the call's header said: the server reads the parameter from it.
+            return self.send_json(200, text_result(id_, f"region {self.headers.get('Mcp-Param-Region')}", modern))
         if name == "status500-json":
             return self.send_json(500, {"jsonrpc": "2.0", "id": id_, "error": {"code": -32603, "message": "the tool broke"}})
         if name == "status500-plain":

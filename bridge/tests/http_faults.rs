@@ -293,3 +293,40 @@ fn a_line_over_the_bound_is_refused_without_holding_it_and_the_session_goes_on()
     assert!(peak < 64 * 1024, "the bridge's peak memory was {peak} KiB");
     assert!(bridge.finish().success());
 }
+
+/// A tool's `x-mcp-header` is learnt from the `tools/list` answer that passes
+/// through `--connect` and sent on its calls as `Mcp-Param-*` (the stand-in
+/// server's `weather` answers with the header it got); a tool whose annotation
+/// is invalid is left out of the answer, as the transport requires of a client.
+#[test]
+fn a_tools_headers_are_learnt_from_its_list_sent_on_its_calls_and_an_invalid_tool_left_out() {
+    let server = FaultServer::start("tool-headers", &[]);
+    let mut bridge = Bridge::start(&["--connect", &server.url]);
+    let weather = |id: i64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "weather", "arguments": {"region": "eu-west"}, "_meta": meta()}})
+    };
+    // Before the list: nothing is known of the tool, so no header goes with it.
+    let before = bridge.call(1, weather(1), Duration::from_secs(10));
+    assert_eq!(before.pointer("/result/content/0/text"), Some(&json!("region None")), "{before}");
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta()}});
+    let answer = bridge.call(2, list, Duration::from_secs(10));
+    let names: Vec<&str> = answer
+        .pointer("/result/tools")
+        .and_then(Value::as_array)
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["echo", "weather"], "the invalid tool is left out: {answer}");
+    let after = bridge.call(3, weather(3), Duration::from_secs(10));
+    assert_eq!(after.pointer("/result/content/0/text"), Some(&json!("region eu-west")), "{after}");
+    let headers: Vec<Value> = server
+        .received()
+        .iter()
+        .filter(|r| r.pointer("/msg/params/name") == Some(&json!("weather")))
+        .map(|r| r["region_header"].clone())
+        .collect();
+    assert_eq!(headers, [Value::Null, json!("eu-west")], "the header on the wire, each call");
+    assert!(bridge.finish().success());
+}

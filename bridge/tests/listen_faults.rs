@@ -23,7 +23,8 @@ for line in sys.stdin:
              "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "m", "version": "0"}}}
     elif m == "tools/list":
         tool = {"name": "sql", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}}
-        r = {"resultType": "complete", "tools": [tool], "ttlMs": 0, "cacheScope": "private"}
+        bad = {"name": "broken", "inputSchema": {"type": "object", "properties": {"region": {"type": "object", "x-mcp-header": "Region"}}}}
+        r = {"resultType": "complete", "tools": [tool, bad], "ttlMs": 0, "cacheScope": "private"}
     else:
         r = {"resultType": "complete", "content": [{"type": "text", "text": "ran " + json.dumps(msg["params"].get("arguments"))}]}
     print(json.dumps({"jsonrpc": "2.0", "id": i, "result": r}), flush=True)
@@ -115,6 +116,8 @@ fn a_modern_request_is_served_only_when_its_headers_say_what_its_body_says() {
     let (status, answer) = json_of(post(&bridge.url, &list, &standard("tools/list", None)));
     assert_eq!((status, answer["id"].clone()), (200, json!(1)), "{answer}");
     assert_eq!(answer.pointer("/result/tools/0/name"), Some(&json!("sql")));
+    // A relay does not alter the answer: the tool whose annotation is invalid is passed on.
+    assert_eq!(answer.pointer("/result/tools/1/name"), Some(&json!("broken")), "{answer}");
 
     // The tool's x-mcp-header, learnt from the list: its header is required now.
     let mut ok = standard("tools/call", Some("sql"));
