@@ -198,7 +198,7 @@ async fn endpoint(State(front): State<Arc<Front>>, method: Method, headers: Head
         Method::GET => match session_id {
             None => StatusCode::METHOD_NOT_ALLOWED.into_response(),
             Some(id) => match front.sessions.lock().unwrap().get(&format!("legacy:{id}")).cloned() {
-                None => json_response(StatusCode::NOT_FOUND, error_body(None, -32001, "Session not found")),
+                None => json_response(StatusCode::NOT_FOUND, error_body(None, SESSION_NOT_FOUND, "Session not found")),
                 Some(session) => {
                     let (tx, rx) = mpsc::unbounded_channel();
                     let _ = session.inputs.send(DIn::Listen(tx));
@@ -209,7 +209,7 @@ async fn endpoint(State(front): State<Arc<Front>>, method: Method, headers: Head
         Method::DELETE => match session_id {
             None => StatusCode::METHOD_NOT_ALLOWED.into_response(),
             Some(id) => match front.sessions.lock().unwrap().remove(&format!("legacy:{id}")) {
-                None => json_response(StatusCode::NOT_FOUND, error_body(None, -32001, "Session not found")),
+                None => json_response(StatusCode::NOT_FOUND, error_body(None, SESSION_NOT_FOUND, "Session not found")),
                 Some(session) => {
                     let _ = session.inputs.send(DIn::Gone);
                     StatusCode::OK.into_response()
@@ -231,14 +231,24 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
     };
     let mut message: Value = match serde_json::from_slice(&bytes) {
         Ok(m) => m,
-        Err(e) => return json_response(StatusCode::BAD_REQUEST, error_body(None, -32700, format!("Parse error: {e}"))),
+        Err(e) => {
+            return json_response(
+                StatusCode::BAD_REQUEST,
+                error_body(None, modern::PARSE_ERROR, format!("Parse error: {e}")),
+            );
+        }
     };
     let method = message.get("method").and_then(Value::as_str).map(str::to_string);
     let id = message.get("id").cloned();
     let (session, legacy_id) = match (&session_id, method.as_deref()) {
         (Some(sid), _) => match front.sessions.lock().unwrap().get(&format!("legacy:{sid}")).cloned() {
             Some(s) => (s, Some(sid.clone())),
-            None => return json_response(StatusCode::NOT_FOUND, error_body(id.as_ref(), -32001, "Session not found")),
+            None => {
+                return json_response(
+                    StatusCode::NOT_FOUND,
+                    error_body(id.as_ref(), SESSION_NOT_FOUND, "Session not found"),
+                );
+            }
         },
         (None, Some(method::INITIALIZE)) => {
             let sid = uuid::Uuid::new_v4().to_string();
@@ -292,19 +302,10 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
         serde_json::from_str::<Value>(&first).ok().filter(|m| m.get("method").is_none() && m.get("id") == Some(&id));
     let mut response = match final_answer {
         Some(answer) => {
-            let code = answer.pointer("/error/code").and_then(Value::as_i64);
-            // The statuses a 2026-07-28 server answers these errors with.
-            let refused = [
-                modern::HEADER_MISMATCH,
-                modern::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                modern::UNSUPPORTED_PROTOCOL_VERSION,
-            ];
-            let status = match code {
-                Some(code) if modern && refused.contains(&code) => StatusCode::BAD_REQUEST,
-                Some(modern::METHOD_NOT_FOUND) if modern => StatusCode::NOT_FOUND,
-                _ => StatusCode::OK,
-            };
-            json_response(status, first)
+            // The status a 2026-07-28 server answers its error with (a legacy session's: 200).
+            let code = answer.pointer("/error/code").and_then(Value::as_i64).filter(|_| modern);
+            let status = code.map_or(200, mcp_era_bridge::http::modern_status_of_error);
+            json_response(StatusCode::from_u16(status).unwrap_or(StatusCode::OK), first)
         }
         None => sse(replies, Some(first), Some((front_id, id, session.inputs.clone()))),
     };
@@ -379,6 +380,10 @@ fn identity(headers: &HeaderMap, message: &Value) -> String {
     let info = message.pointer("/params/_meta/io.modelcontextprotocol~1clientInfo").cloned().unwrap_or(Value::Null);
     format!("{auth}\u{0}{}\u{0}{}", info["name"], info["version"])
 }
+
+/// The error a request on an unknown legacy session gets, with `404`: the
+/// code the official SDKs answer it with (the schema names none).
+const SESSION_NOT_FOUND: i64 = -32001;
 
 /// A short label for logs and records (the identity may hold a credential).
 fn short(identity: &str) -> String {

@@ -10,9 +10,12 @@ use std::time::{Duration, Instant};
 use reqwest::blocking::{Client, Response};
 use serde_json::{Value, json};
 
-/// A modern server: discovery, a tool that mirrors `region` into a header, and its calls.
+/// A modern server: discovery, a tool that mirrors `region` into a header, and
+/// its calls; `whoami` answers with the server process's id (a session of the
+/// bridge's is a process of its own); `refuse` answers with the error its
+/// argument `code` names.
 const MODERN: &str = r#"
-import json, sys
+import json, os, sys
 for line in sys.stdin:
     msg = json.loads(line)
     if "id" not in msg or "method" not in msg:
@@ -25,6 +28,12 @@ for line in sys.stdin:
         tool = {"name": "sql", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}}
         bad = {"name": "broken", "inputSchema": {"type": "object", "properties": {"region": {"type": "object", "x-mcp-header": "Region"}}}}
         r = {"resultType": "complete", "tools": [tool, bad], "ttlMs": 0, "cacheScope": "private"}
+    elif msg["params"].get("name") == "whoami":
+        r = {"resultType": "complete", "content": [{"type": "text", "text": str(os.getpid())}]}
+    elif msg["params"].get("name") == "refuse":
+        code = msg["params"]["arguments"]["code"]
+        print(json.dumps({"jsonrpc": "2.0", "id": i, "error": {"code": code, "message": "refused"}}), flush=True)
+        continue
     else:
         r = {"resultType": "complete", "content": [{"type": "text", "text": "ran " + json.dumps(msg["params"].get("arguments"))}]}
     print(json.dumps({"jsonrpc": "2.0", "id": i, "result": r}), flush=True)
@@ -205,4 +214,43 @@ fn a_legacy_client_gets_a_session_of_its_own_that_ends_on_delete() {
     assert_eq!(client.delete(&bridge.url).header("Mcp-Session-Id", &session).send().unwrap().status().as_u16(), 200);
     let (status, _) = json_of(post(&bridge.url, &call, &with));
     assert_eq!(status, 404, "the session is over");
+}
+
+fn tool_call(id: i64, tool: &str, arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments, "_meta": meta()}})
+}
+
+/// Each row of the table a 2026-07-28 server answers errors with, through
+/// `--listen`: a refusal for the request's version or a capability is `400`, a
+/// method the server lacks `404`, any other error `200`, each with its JSON-RPC error.
+#[test]
+fn a_modern_servers_errors_reach_the_client_with_the_status_the_transport_names() {
+    let bridge = listening(&[]);
+    for (code, status) in [(-32022, 400), (-32021, 400), (-32601, 404), (-32602, 200), (-32603, 200)] {
+        let (got, answer) = json_of(post(
+            &bridge.url,
+            &tool_call(1, "refuse", json!({"code": code})),
+            &standard("tools/call", Some("refuse")),
+        ));
+        assert_eq!((got, answer.pointer("/error/code")), (status, Some(&json!(code))), "{code}: {answer}");
+    }
+}
+
+/// A modern client's identity is its `Authorization` with its `clientInfo`: two
+/// clients that share a `clientInfo` but not a credential get sessions of their
+/// own (server processes of their own, here), never one another's.
+#[test]
+fn two_credentials_with_the_same_client_info_never_share_a_session() {
+    let bridge = listening(&[]);
+    let whoami = |auth: Option<&'static str>| {
+        let mut headers = standard("tools/call", Some("whoami"));
+        headers.extend(auth.map(|a| ("Authorization", a)));
+        let (status, answer) = json_of(post(&bridge.url, &tool_call(1, "whoami", json!({})), &headers));
+        assert_eq!(status, 200, "{answer}");
+        answer.pointer("/result/content/0/text").and_then(Value::as_str).unwrap().to_string()
+    };
+    let (a, b, none) = (whoami(Some("Bearer token-a")), whoami(Some("Bearer token-b")), whoami(None));
+    assert!(a != b && a != none && b != none, "sessions: {a}, {b}, {none}");
+    assert_eq!(whoami(Some("Bearer token-a")), a, "the same credential is the same session");
+    assert_eq!(whoami(Some("Bearer token-b")), b);
 }
