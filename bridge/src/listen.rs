@@ -289,6 +289,9 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
         );
     }
     let modern = legacy_id.is_none();
+    // A client that goes before the first message (this future dropped) has
+    // closed its request's stream: reported as the stream's own end is.
+    let mut gone = ClosedBeforeAnswer(Some((front_id.clone(), session.inputs.clone())));
     // The first message decides the answer's form: the final one alone is a
     // JSON body (with the status a modern error asks for); anything else opens a stream.
     let Some(first) = replies.recv().await else {
@@ -297,6 +300,7 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
             error_body(Some(&id), modern::INTERNAL_ERROR, "the session ended before answering"),
         );
     };
+    gone.0 = None;
     let first = restore_id(&first, &front_id, &id);
     let final_answer =
         serde_json::from_str::<Value>(&first).ok().filter(|m| m.get("method").is_none() && m.get("id") == Some(&id));
@@ -315,6 +319,18 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
         response.headers_mut().insert(rules::SESSION_ID_HEADER, v);
     }
     response
+}
+
+/// Reports a request whose client went before its first message came
+/// (`DIn::Closed`), unless disarmed.
+struct ClosedBeforeAnswer(Option<(String, mpsc::UnboundedSender<DIn>)>);
+
+impl Drop for ClosedBeforeAnswer {
+    fn drop(&mut self) {
+        if let Some((front_id, inputs)) = self.0.take() {
+            let _ = inputs.send(DIn::Closed(front_id));
+        }
+    }
 }
 
 /// A line whose `id` is the front's `front_id`, with the client's `id` again.

@@ -132,6 +132,20 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
+        if name == "hang":
+            # A stream that never answers: a comment every 100 ms, until the client closes it.
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            try:
+                for _ in range(300):
+                    self.wfile.write(b": waiting\n\n")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:
+                self.record({"aborted": id_})
+            self.close_connection = True
+            return
         if name == "silent":
             time.sleep(30)
             return

@@ -330,3 +330,34 @@ fn a_tools_headers_are_learnt_from_its_list_sent_on_its_calls_and_an_invalid_too
     assert_eq!(headers, [Value::Null, json!("eu-west")], "the header on the wire, each call");
     assert!(bridge.finish().success());
 }
+
+/// A modern client's `notifications/cancelled` through `--connect` closes the
+/// request's stream (how the per-request shape cancels): the server sees the
+/// exchange go, nothing is sent for the cancel, and the session goes on.
+#[test]
+fn a_cancelled_request_closes_its_stream_at_the_server() {
+    let server = FaultServer::start("cancel", &[]);
+    let mut bridge = Bridge::start(&["--connect", &server.url]);
+    bridge.send(modern_call(1, "hang"));
+    let until = Instant::now() + Duration::from_secs(10);
+    while !server.received().iter().any(|r| r.pointer("/msg/params/name") == Some(&json!("hang"))) {
+        assert!(Instant::now() < until, "the call did not reach the server");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    bridge.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "_meta": meta()}}),
+    );
+    let until = Instant::now() + Duration::from_secs(10);
+    while !server.received().iter().any(|r| r.get("aborted") == Some(&json!(1))) {
+        assert!(Instant::now() < until, "the server's stream was not closed: {:?}", server.received());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !server.received().iter().any(|r| r.pointer("/msg/method") == Some(&json!("notifications/cancelled"))),
+        "the cancel itself is not sent: closing the stream is the cancel"
+    );
+    let echo = bridge.call(2, modern_call(2, "echo"), Duration::from_secs(10));
+    assert_eq!(echo.pointer("/result/content/0/text"), Some(&json!("echo")), "{echo}");
+    assert!(bridge.seen.iter().all(|m| m["id"] != 1), "no answer to the cancelled call: {:?}", bridge.seen);
+    assert!(bridge.finish().success());
+}

@@ -13,12 +13,22 @@ use serde_json::{Value, json};
 /// A modern server: discovery, a tool that mirrors `region` into a header, and
 /// its calls; `whoami` answers with the server process's id (a session of the
 /// bridge's is a process of its own); `refuse` answers with the error its
-/// argument `code` names.
+/// argument `code` names; `hang` never answers; both it and a
+/// `notifications/cancelled` are written to the file `$CANCEL_LOG` names.
 const MODERN: &str = r#"
 import json, os, sys
 for line in sys.stdin:
     msg = json.loads(line)
+    if msg.get("method") == "notifications/cancelled" and os.environ.get("CANCEL_LOG"):
+        with open(os.environ["CANCEL_LOG"], "a") as log:
+            log.write(json.dumps(msg) + "\n")
+        continue
     if "id" not in msg or "method" not in msg:
+        continue
+    if msg["method"] == "tools/call" and msg["params"].get("name") == "hang":
+        if os.environ.get("CANCEL_LOG"):
+            with open(os.environ["CANCEL_LOG"], "a") as log:
+                log.write(json.dumps(msg) + "\n")
         continue
     m, i = msg["method"], msg["id"]
     if m == "server/discover":
@@ -52,9 +62,18 @@ impl Drop for Listening {
 }
 
 fn listening(extra: &[&str]) -> Listening {
+    listening_with(extra, None)
+}
+
+/// [`listening`], the stand-in server writing the cancellations it gets to `cancel_log`.
+fn listening_with(extra: &[&str], cancel_log: Option<&std::path::Path>) -> Listening {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let bridge = mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge");
-    let child = Command::new(bridge)
+    let mut command = Command::new(bridge);
+    if let Some(log) = cancel_log {
+        command.env("CANCEL_LOG", log);
+    }
+    let child = command
         .args(["--listen", &port.to_string()])
         .args(extra)
         .args(["--", "python3", "-c", MODERN])
@@ -253,4 +272,43 @@ fn two_credentials_with_the_same_client_info_never_share_a_session() {
     assert!(a != b && a != none && b != none, "sessions: {a}, {b}, {none}");
     assert_eq!(whoami(Some("Bearer token-a")), a, "the same credential is the same session");
     assert_eq!(whoami(Some("Bearer token-b")), b);
+}
+
+/// A modern client cancels by closing its request's stream: the bridge tells
+/// the server (`notifications/cancelled` with the request's id), and serves the
+/// next request as before.
+#[test]
+fn a_modern_client_closing_its_requests_stream_cancels_it_at_the_server() {
+    let log = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cancels-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let bridge = listening_with(&[], Some(&log));
+    let hang = tool_call(41, "hang", json!({}));
+    let sent = client()
+        .post(&bridge.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "hang")
+        .body(hang.to_string())
+        .timeout(Duration::from_millis(700))
+        .send()
+        .and_then(|r| r.text());
+    assert!(sent.is_err(), "the server never answers hang: the client gave up: {sent:?}");
+    // The server got the call (under the id the bridge gave it), then its cancellation.
+    let until = Instant::now() + Duration::from_secs(10);
+    let lines: Vec<Value> = loop {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        if lines.len() >= 2 || Instant::now() > until {
+            break lines;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(lines.len(), 2, "the call, then the server told of its cancellation: {lines:?}");
+    assert_eq!(lines[1]["method"], "notifications/cancelled", "{lines:?}");
+    assert_eq!(lines[1].pointer("/params/requestId"), lines[0].get("id"), "the call's own id: {lines:?}");
+    let (status, answer) =
+        json_of(post(&bridge.url, &tool_call(42, "whoami", json!({})), &standard("tools/call", Some("whoami"))));
+    assert_eq!((status, answer["id"].clone()), (200, json!(42)), "the session goes on: {answer}");
 }
