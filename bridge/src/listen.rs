@@ -37,7 +37,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
-use mcp_era_bridge::http::{Invalid, ToolBook};
+use mcp_era_bridge::http::{HttpDownstream, Invalid, Route, ToolBook, client_identity};
 use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To, error_response, method, modern};
 use mcp_spec_types::http::{self as rules, ToolHeaders};
 use serde_json::{Value, json};
@@ -229,7 +229,7 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
             return json_response(StatusCode::PAYLOAD_TOO_LARGE, error_body(None, modern::INVALID_REQUEST, why));
         }
     };
-    let mut message: Value = match serde_json::from_slice(&bytes) {
+    let message: Value = match serde_json::from_slice(&bytes) {
         Ok(m) => m,
         Err(e) => {
             return json_response(
@@ -280,7 +280,6 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
         return StatusCode::ACCEPTED.into_response();
     };
     let front_id = format!("h{}", front.next.fetch_add(1, Ordering::Relaxed));
-    message["id"] = Value::String(front_id.clone());
     let (reply, mut replies) = mpsc::unbounded_channel();
     if session.inputs.send(DIn::Request { message, front_id: front_id.clone(), reply }).is_err() {
         return json_response(
@@ -301,9 +300,7 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
         );
     };
     gone.0 = None;
-    let first = restore_id(&first, &front_id, &id);
-    let final_answer =
-        serde_json::from_str::<Value>(&first).ok().filter(|m| m.get("method").is_none() && m.get("id") == Some(&id));
+    let final_answer = serde_json::from_str::<Value>(&first).ok().filter(|m| answers(m, &id));
     let mut response = match final_answer {
         Some(answer) => {
             // The status a 2026-07-28 server answers its error with (a legacy session's: 200).
@@ -333,15 +330,9 @@ impl Drop for ClosedBeforeAnswer {
     }
 }
 
-/// A line whose `id` is the front's `front_id`, with the client's `id` again.
-fn restore_id(line: &str, front_id: &str, id: &Value) -> String {
-    match serde_json::from_str::<Value>(line) {
-        Ok(mut m) if m.get("id").and_then(Value::as_str) == Some(front_id) && m.get("method").is_none() => {
-            m["id"] = id.clone();
-            m.to_string()
-        }
-        _ => line.to_string(),
-    }
+/// Whether a message is the answer to the client's request `id`.
+fn answers(message: &Value, id: &Value) -> bool {
+    message.get("method").is_none() && message.get("id") == Some(id)
 }
 
 /// An SSE answer: `first`, then what comes on `rx`, each line an event. When
@@ -373,15 +364,10 @@ fn sse(
             Some(line) => line,
             None => s.rx.recv().await?,
         };
-        let line = match &s.request {
-            Some((front_id, id, _)) => {
-                let restored = restore_id(&line, front_id, id);
-                // The final answer: the client closing the stream now cancels nothing.
-                s.done |= restored != line;
-                restored
-            }
-            None => line,
-        };
+        if let Some((_, id, _)) = &s.request {
+            // The final answer: the client closing the stream now cancels nothing.
+            s.done |= serde_json::from_str::<Value>(&line).is_ok_and(|m| answers(&m, id));
+        }
         Some((Ok::<_, Infallible>(SseEvent::default().data(line)), s))
     });
     let mut response = Sse::new(events).keep_alive(KeepAlive::default()).into_response();
@@ -389,12 +375,9 @@ fn sse(
     response
 }
 
-/// A modern client's identity: its `Authorization` header and its `clientInfo`.
+/// A modern client's identity ([`client_identity`]): its `Authorization` header and its `clientInfo`.
 fn identity(headers: &HeaderMap, message: &Value) -> String {
-    let auth =
-        headers.get("authorization").map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()).unwrap_or_default();
-    let info = message.pointer("/params/_meta/io.modelcontextprotocol~1clientInfo").cloned().unwrap_or(Value::Null);
-    format!("{auth}\u{0}{}\u{0}{}", info["name"], info["version"])
+    client_identity(headers.get("authorization").map(HeaderValue::as_bytes), message)
 }
 
 /// The error a request on an unknown legacy session gets, with `404`: the
@@ -437,10 +420,9 @@ fn start_session(front: &Arc<Front>, key: &str, label: &str, modern: bool) -> Ar
     let driver = Driver {
         label: label.to_string(),
         modern,
-        waiting: HashMap::new(),
-        order: Vec::new(),
-        listening: Vec::new(),
-        queued: Vec::new(),
+        router: HttpDownstream::new(modern),
+        replies: HashMap::new(),
+        listens: HashMap::new(),
         tools,
         recorder,
         max_message: front.config.max_message,
@@ -511,31 +493,21 @@ impl Server {
     }
 }
 
-/// A request waiting for its answer.
-struct Waiting {
-    reply: mpsc::UnboundedSender<String>,
-    method: String,
-    progress: Option<Value>,
-}
-
-/// What drives one session: its [`Session`], its server, and where each message to the client goes.
+/// What drives one session: its [`Session`], its server, and the streams each
+/// message to the client goes on, as its [`HttpDownstream`] routes them.
 struct Driver {
     label: String,
     modern: bool,
-    waiting: HashMap<String, Waiting>,
-    /// Front ids in the order their requests came.
-    order: Vec<String>,
-    /// Legacy GET streams.
-    listening: Vec<mpsc::UnboundedSender<String>>,
-    /// Messages for a legacy client with no stream open yet (bounded).
-    queued: Vec<String>,
+    router: HttpDownstream,
+    /// Each open request's stream, by front id.
+    replies: HashMap<String, mpsc::UnboundedSender<String>>,
+    /// Each legacy GET stream, by the router's number.
+    listens: HashMap<u64, mpsc::UnboundedSender<String>>,
+    /// What the front reads of the tools (a modern client's header checks).
     tools: Arc<Mutex<ToolBook>>,
     recorder: Recorder,
     max_message: usize,
 }
-
-/// How many messages wait for a legacy client's stream before the oldest are dropped (with a log).
-const QUEUE: usize = 256;
 
 impl Driver {
     async fn run(mut self, front: &Arc<Front>, sink: Sink, mut inbox: mpsc::UnboundedReceiver<DIn>) {
@@ -581,12 +553,11 @@ impl Driver {
                         if let Err(e) = &result {
                             eprintln!("mcp-era-bridge [{}]: {e}", self.label);
                         }
-                        for (_, w) in self.waiting.drain() {
-                            let _ = w.reply.send(error_body(
-                                None,
-                                modern::INTERNAL_ERROR,
-                                format!("the session ended: {why}"),
-                            ));
+                        for front_id in self.router.ended() {
+                            if let Some(reply) = self.replies.remove(&front_id) {
+                                let why = format!("the session ended: {why}");
+                                let _ = reply.send(error_body(None, modern::INTERNAL_ERROR, why));
+                            }
                         }
                         self.recorder.mark("end", &why);
                     }
@@ -622,11 +593,8 @@ impl Driver {
             let Some(input) = input else { return };
             actions = match input {
                 DIn::Request { message, front_id, reply } => {
-                    let method = message.get("method").and_then(Value::as_str).unwrap_or_default().to_string();
-                    let progress = message.pointer("/params/_meta/progressToken").cloned();
-                    self.waiting.insert(front_id.clone(), Waiting { reply, method, progress });
-                    self.order.push(front_id);
-                    let line = message.to_string();
+                    let line = self.router.request(&front_id, message).to_string();
+                    self.replies.insert(front_id, reply);
                     self.recorder.record("client", "c2s", &line);
                     session.handle(Input::FromClient(line))
                 }
@@ -636,20 +604,19 @@ impl Driver {
                     session.handle(Input::FromClient(line))
                 }
                 DIn::Listen(tx) => {
-                    for line in self.queued.drain(..) {
+                    let (stream, queued) = self.router.listen_opened();
+                    for line in queued {
                         let _ = tx.send(line);
                     }
-                    self.listening.push(tx);
+                    self.listens.insert(stream, tx);
                     Vec::new()
                 }
                 DIn::Closed(front_id) => {
-                    if self.waiting.remove(&front_id).is_some() && self.modern {
-                        // The modern shape's cancellation: the stream closed before its answer.
-                        let cancel = json!({"jsonrpc": "2.0", "method": method::CANCELLED,
-                            "params": {"requestId": front_id, "reason": "the client closed the request's stream"}});
-                        session.handle(Input::FromClient(cancel.to_string()))
-                    } else {
-                        Vec::new()
+                    self.replies.remove(&front_id);
+                    // The modern shape's cancellation: the stream closed before its answer.
+                    match self.router.closed(&front_id) {
+                        Some(cancel) => session.handle(Input::FromClient(cancel.to_string())),
+                        None => Vec::new(),
                     }
                 }
                 DIn::Server(Event::Server(line)) => {
@@ -663,73 +630,50 @@ impl Driver {
         }
     }
 
-    /// The newest request still waiting.
-    fn newest_waiting(&mut self) -> Option<&Waiting> {
-        self.order.retain(|id| self.waiting.contains_key(id));
-        self.order.last().and_then(|id| self.waiting.get(id))
-    }
-
-    /// A message for the client, sent where it belongs: an answer to its
-    /// request's stream; a notification to the stream of the request it is
-    /// about (by progress token, subscription or request id); the rest to a
-    /// legacy client's GET stream, else its newest request's stream, else
-    /// queued for its GET stream.
+    /// A message for the client, on the stream its router says.
     fn deliver(&mut self, line: String) {
-        let Ok(message) = serde_json::from_str::<Value>(&line) else { return };
-        let method = message.get("method").and_then(Value::as_str);
-        if method.is_none()
-            && let Some(id) = message.get("id").and_then(Value::as_str)
-            && let Some(w) = self.waiting.remove(id)
-        {
-            if self.modern && w.method == method::TOOLS_LIST {
-                self.learn_tools(&message);
+        let mut line = line;
+        loop {
+            match self.router.route(line) {
+                Route::Answer { front_id, method, line } => {
+                    if self.modern && method == method::TOOLS_LIST {
+                        self.learn_tools(&line);
+                    }
+                    if let Some(reply) = self.replies.remove(&front_id) {
+                        let _ = reply.send(line);
+                    }
+                }
+                Route::Request { front_id, line } => {
+                    if let Some(reply) = self.replies.get(&front_id) {
+                        let _ = reply.send(line);
+                    }
+                }
+                Route::Listen { stream, line: text } => {
+                    let sent = self.listens.get(&stream).is_some_and(|tx| tx.send(text.clone()).is_ok());
+                    if !sent {
+                        // A GET stream the client closed: routed again without it.
+                        self.listens.remove(&stream);
+                        self.router.listen_closed(stream);
+                        line = text;
+                        continue;
+                    }
+                }
+                Route::Queued { dropped: Some(dropped) } => {
+                    eprintln!("mcp-era-bridge [{}]: the client opened no stream; dropped: {dropped}", self.label)
+                }
+                Route::Queued { dropped: None } => {}
+                Route::Nowhere(why) => eprintln!("mcp-era-bridge [{}]: {why}", self.label),
             }
-            let _ = w.reply.send(line);
             return;
         }
-        let about = [
-            message.pointer("/params/progressToken").and_then(|t| {
-                self.waiting.iter().find(|(_, w)| w.progress.as_ref() == Some(t)).map(|(id, _)| id.clone())
-            }),
-            message
-                .pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            message.pointer("/params/requestId").and_then(Value::as_str).map(str::to_string),
-        ];
-        if let Some(w) = about.into_iter().flatten().find_map(|id| self.waiting.get(&id)) {
-            let _ = w.reply.send(line);
-            return;
-        }
-        if !self.modern {
-            self.listening.retain(|l| !l.is_closed());
-            if let Some(l) = self.listening.first() {
-                let _ = l.send(line);
-                return;
-            }
-        }
-        if let Some(w) = self.newest_waiting() {
-            let _ = w.reply.send(line);
-            return;
-        }
-        if self.modern {
-            eprintln!("mcp-era-bridge [{}]: no request of the client's is open for: {line}", self.label);
-            return;
-        }
-        if self.queued.len() == QUEUE {
-            eprintln!(
-                "mcp-era-bridge [{}]: the client opened no stream; dropped: {}",
-                self.label,
-                self.queued.remove(0)
-            );
-        }
-        self.queued.push(line);
     }
 
     /// What a `tools/list` answer teaches of its tools' headers; the answer
     /// itself goes to the client as it came (a relay does not alter it).
-    fn learn_tools(&self, message: &Value) {
-        self.tools.lock().unwrap().learn(&mut message.clone(), Invalid::Keep);
+    fn learn_tools(&self, line: &str) {
+        if let Ok(mut message) = serde_json::from_str::<Value>(line) {
+            self.tools.lock().unwrap().learn(&mut message, Invalid::Keep);
+        }
     }
 }
 

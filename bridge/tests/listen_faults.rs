@@ -312,3 +312,60 @@ fn a_modern_client_closing_its_requests_stream_cancels_it_at_the_server() {
         json_of(post(&bridge.url, &tool_call(42, "whoami", json!({})), &standard("tools/call", Some("whoami"))));
     assert_eq!((status, answer["id"].clone()), (200, json!(42)), "the session goes on: {answer}");
 }
+
+/// A legacy server with tool list changes to offer: the handshake, and nothing else.
+const LEGACY: &str = r#"
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "initialize":
+        r = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {"listChanged": True}},
+             "serverInfo": {"name": "l", "version": "0"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
+    elif msg.get("method") == "tools/list":
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"tools": []}}), flush=True)
+    elif "id" in msg and "method" in msg:
+        error = {"code": -32601, "message": "Method not found"}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": error}), flush=True)
+"#;
+
+/// 2026-07-28: a listen stream's acknowledgement names the client's own
+/// `subscriptions/listen` request as its `subscriptionId`, a number or a string,
+/// never an id of the bridge's (a client matching by id would never see its
+/// subscription confirmed).
+#[test]
+fn a_listen_stream_is_acknowledged_under_the_clients_own_request_id() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let bridge = mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge");
+    let child = Command::new(bridge)
+        .args(["--listen", &port.to_string(), "--", "python3", "-c", LEGACY])
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < until, "the bridge did not listen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let bridge = Listening { child, url: format!("http://127.0.0.1:{port}/mcp") };
+    for id in [json!(77), json!("listen-a")] {
+        let listen = json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+            "params": {"notifications": {"toolsListChanged": true}, "_meta": meta()}});
+        let mut response = post(&bridge.url, &listen, &standard("subscriptions/listen", None));
+        assert_eq!(response.status().as_u16(), 200);
+        // The first event of the stream: the acknowledgement.
+        let mut text = String::new();
+        let mut buf = [0u8; 4096];
+        let until = Instant::now() + Duration::from_secs(10);
+        while !text.contains("\n\n") {
+            assert!(Instant::now() < until, "no acknowledgement: {text}");
+            let n = std::io::Read::read(&mut response, &mut buf).unwrap();
+            assert!(n > 0, "the stream ended: {text}");
+            text.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+        let data = text.lines().find_map(|l| l.strip_prefix("data: ")).expect("an event");
+        let ack: Value = serde_json::from_str(data).unwrap();
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged", "{ack}");
+        assert_eq!(ack.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId"), Some(&id), "{ack}");
+    }
+}

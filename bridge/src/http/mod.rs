@@ -1,8 +1,11 @@
 //! Streamable HTTP's protocol, without I/O: the server's side as a state
-//! machine ([`upstream`]), and the tool headers both sides learn ([`tools`]).
-//! The binary's `--connect` drives the machine over reqwest; another front can
-//! drive it over its own client.
+//! machine ([`upstream`]), one HTTP client's session on the client's side
+//! ([`downstream`]: which stream each message goes on, under which id), and
+//! the tool headers both sides learn ([`tools`]). The binary's `--connect` and
+//! `--listen` drive them over reqwest and axum; another front can drive them
+//! over its own.
 
+pub mod downstream;
 pub mod tools;
 pub mod upstream;
 
@@ -22,6 +25,7 @@ pub fn modern_status_of_error(code: i64) -> u16 {
     }
 }
 
+pub use downstream::{HttpDownstream, Route, client_identity};
 pub use tools::{Invalid, ToolBook};
 pub use upstream::{HttpMethod, HttpRequest, HttpUpstream, Shape, Status, StreamId, UpstreamAction, UpstreamInput};
 
