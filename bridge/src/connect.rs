@@ -25,7 +25,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
-use crate::{Event, Sink};
+use crate::driver::{Event, Sink};
 
 /// What `--connect` was given.
 #[derive(Clone, Debug)]

@@ -25,7 +25,6 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::process::Child;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -38,12 +37,13 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
 use mcp_era_bridge::http::{HttpDownstream, Invalid, Route, ToolBook, client_identity};
-use mcp_era_bridge::{Action, Input, ServerEraChoice, Session, To, error_response, method, modern};
+use mcp_era_bridge::{ServerEraChoice, error_response, method, modern};
 use mcp_spec_types::http::{self as rules, ToolHeaders};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::{Ending, Event, GRACE, Recorder, Sink, Upstream, connect, reap, spawn};
+use crate::Upstream;
+use crate::driver::{self, Fed, Front, GRACE, In, Recorder, Settings};
 
 /// What `--listen` serves, and what is behind it.
 pub struct Config {
@@ -86,21 +86,14 @@ pub fn serve(config: Config) -> Result<(), String> {
         }
         eprintln!("mcp-era-bridge: listening on http://{addr}{}", config.path);
         let path = config.path.clone();
-        let front = Arc::new(Front { config, sessions: Mutex::new(HashMap::new()), next: AtomicU64::new(1) });
+        let front = Arc::new(Endpoint { config, sessions: Mutex::new(HashMap::new()), next: AtomicU64::new(1) });
         let app = Router::new().route(&path, axum::routing::any(endpoint)).with_state(front.clone());
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let (force_tx, force_rx) = tokio::sync::oneshot::channel::<()>();
-        let (signal_tx, signal_rx) = std::sync::mpsc::channel();
-        crate::signals::watch(signal_tx);
-        let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
-        std::thread::spawn(move || {
-            let _ = signal_rx.recv();
-            let _ = signalled_tx.send(());
-        });
         // On a signal: every session ended first (their streams close with
         // them), then the server shut down, forced if a connection lingers.
         tokio::spawn(async move {
-            let _ = signalled_rx.await;
+            crate::stdio::signals::stopped().await;
             end_sessions(front).await;
             let _ = stop_tx.send(());
             tokio::time::sleep(GRACE).await;
@@ -118,10 +111,10 @@ pub fn serve(config: Config) -> Result<(), String> {
 }
 
 /// Ends every session, and waits (a bounded time) for each to finish.
-async fn end_sessions(front: Arc<Front>) {
+async fn end_sessions(front: Arc<Endpoint>) {
     let sessions: Vec<Arc<Downstream>> = front.sessions.lock().unwrap().drain().map(|(_, s)| s).collect();
     for s in &sessions {
-        let _ = s.inputs.send(DIn::Gone);
+        let _ = s.inputs.send(In::Gone("the client's session ended"));
     }
     let until = Instant::now() + GRACE * 3;
     while Instant::now() < until && sessions.iter().any(|s| !s.inputs.is_closed()) {
@@ -129,7 +122,7 @@ async fn end_sessions(front: Arc<Front>) {
     }
 }
 
-struct Front {
+struct Endpoint {
     config: Config,
     /// By key: `legacy:<Mcp-Session-Id>` or `modern:<identity>`.
     sessions: Mutex<HashMap<String, Arc<Downstream>>>,
@@ -138,25 +131,20 @@ struct Front {
 
 /// One HTTP client's bridged session: its driver's inbox, and what the front keeps of it.
 struct Downstream {
-    inputs: mpsc::UnboundedSender<DIn>,
+    inputs: mpsc::UnboundedSender<In<DIn>>,
     /// The mirrored parameters of the tools this client was listed (modern clients).
     tools: Arc<Mutex<ToolBook>>,
 }
 
-/// What the front tells a session's driver.
+/// What the endpoint tells a session's front (besides a notification or an
+/// answer of the client's, [`In::Line`], and its end, [`In::Gone`]).
 enum DIn {
     /// A request: sent on with `front_id`, its messages back on `reply`.
     Request { message: Value, front_id: String, reply: mpsc::UnboundedSender<String> },
-    /// A notification, or an answer to one of the server's requests.
-    Other(Value),
     /// A legacy client's GET stream.
     Listen(mpsc::UnboundedSender<String>),
     /// The client closed a request's stream before its answer.
     Closed(String),
-    /// A line from the server side.
-    Server(Event),
-    /// DELETE, or the bridge is stopping.
-    Gone,
 }
 
 fn error_body(id: Option<&Value>, code: i64, message: impl Into<String>) -> String {
@@ -182,7 +170,7 @@ fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
     matches!(host, "localhost" | "127.0.0.1" | "::1")
 }
 
-async fn endpoint(State(front): State<Arc<Front>>, method: Method, headers: HeaderMap, body: Body) -> Response {
+async fn endpoint(State(front): State<Arc<Endpoint>>, method: Method, headers: HeaderMap, body: Body) -> Response {
     if let Some(origin) = headers.get("origin")
         && !origin.to_str().is_ok_and(|o| origin_allowed(o, &front.config.allowed_origins))
     {
@@ -201,7 +189,7 @@ async fn endpoint(State(front): State<Arc<Front>>, method: Method, headers: Head
                 None => json_response(StatusCode::NOT_FOUND, error_body(None, SESSION_NOT_FOUND, "Session not found")),
                 Some(session) => {
                     let (tx, rx) = mpsc::unbounded_channel();
-                    let _ = session.inputs.send(DIn::Listen(tx));
+                    let _ = session.inputs.send(In::Front(DIn::Listen(tx)));
                     sse(rx, None, None)
                 }
             },
@@ -211,7 +199,7 @@ async fn endpoint(State(front): State<Arc<Front>>, method: Method, headers: Head
             Some(id) => match front.sessions.lock().unwrap().remove(&format!("legacy:{id}")) {
                 None => json_response(StatusCode::NOT_FOUND, error_body(None, SESSION_NOT_FOUND, "Session not found")),
                 Some(session) => {
-                    let _ = session.inputs.send(DIn::Gone);
+                    let _ = session.inputs.send(In::Gone("the client's session ended"));
                     StatusCode::OK.into_response()
                 }
             },
@@ -220,7 +208,7 @@ async fn endpoint(State(front): State<Arc<Front>>, method: Method, headers: Head
     }
 }
 
-async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>, body: Body) -> Response {
+async fn post(front: Arc<Endpoint>, headers: HeaderMap, session_id: Option<String>, body: Body) -> Response {
     let max = front.config.max_message;
     let bytes: Bytes = match axum::body::to_bytes(body, max).await {
         Ok(b) => b,
@@ -276,12 +264,12 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
     };
     let (Some(_), Some(id)) = (&method, id) else {
         // A notification, or an answer to the server: accepted.
-        let _ = session.inputs.send(DIn::Other(message));
+        let _ = session.inputs.send(In::Line(message.to_string()));
         return StatusCode::ACCEPTED.into_response();
     };
     let front_id = format!("h{}", front.next.fetch_add(1, Ordering::Relaxed));
     let (reply, mut replies) = mpsc::unbounded_channel();
-    if session.inputs.send(DIn::Request { message, front_id: front_id.clone(), reply }).is_err() {
+    if session.inputs.send(In::Front(DIn::Request { message, front_id: front_id.clone(), reply })).is_err() {
         return json_response(
             StatusCode::SERVICE_UNAVAILABLE,
             error_body(Some(&id), modern::INTERNAL_ERROR, "the session has ended"),
@@ -320,12 +308,12 @@ async fn post(front: Arc<Front>, headers: HeaderMap, session_id: Option<String>,
 
 /// Reports a request whose client went before its first message came
 /// (`DIn::Closed`), unless disarmed.
-struct ClosedBeforeAnswer(Option<(String, mpsc::UnboundedSender<DIn>)>);
+struct ClosedBeforeAnswer(Option<(String, mpsc::UnboundedSender<In<DIn>>)>);
 
 impl Drop for ClosedBeforeAnswer {
     fn drop(&mut self) {
         if let Some((front_id, inputs)) = self.0.take() {
-            let _ = inputs.send(DIn::Closed(front_id));
+            let _ = inputs.send(In::Front(DIn::Closed(front_id)));
         }
     }
 }
@@ -341,12 +329,12 @@ fn answers(message: &Value, id: &Value) -> bool {
 fn sse(
     rx: mpsc::UnboundedReceiver<String>,
     first: Option<String>,
-    request: Option<(String, Value, mpsc::UnboundedSender<DIn>)>,
+    request: Option<(String, Value, mpsc::UnboundedSender<In<DIn>>)>,
 ) -> Response {
     struct Stream {
         rx: mpsc::UnboundedReceiver<String>,
         first: Option<String>,
-        request: Option<(String, Value, mpsc::UnboundedSender<DIn>)>,
+        request: Option<(String, Value, mpsc::UnboundedSender<In<DIn>>)>,
         done: bool,
     }
     impl Drop for Stream {
@@ -354,7 +342,7 @@ fn sse(
             if !self.done
                 && let Some((front_id, _, inputs)) = self.request.take()
             {
-                let _ = inputs.send(DIn::Closed(front_id));
+                let _ = inputs.send(In::Front(DIn::Closed(front_id)));
             }
         }
     }
@@ -390,7 +378,7 @@ fn short(identity: &str) -> String {
     format!("m{:016x}", BuildHasherDefault::<DefaultHasher>::default().hash_one(identity))
 }
 
-impl Front {
+impl Endpoint {
     /// The headers the tool a modern client's `tools/call` names must carry, as
     /// its `tools/list` answers taught them.
     fn tool_headers(&self, headers: &HeaderMap, message: &Value) -> Option<ToolHeaders> {
@@ -402,14 +390,11 @@ impl Front {
 }
 
 /// A new session under `key`, its driver started.
-fn start_session(front: &Arc<Front>, key: &str, label: &str, modern: bool) -> Arc<Downstream> {
+fn start_session(front: &Arc<Endpoint>, key: &str, label: &str, modern: bool) -> Arc<Downstream> {
     let (inputs, inbox) = mpsc::unbounded_channel();
     let tools = Arc::new(Mutex::new(ToolBook::default()));
     let session = Arc::new(Downstream { inputs: inputs.clone(), tools: tools.clone() });
     front.sessions.lock().unwrap().insert(key.to_string(), session.clone());
-    let sink: Sink = Arc::new(move |event| {
-        let _ = inputs.send(DIn::Server(event));
-    });
     let recorder = match &front.config.record {
         Some(path) => Recorder::open(path, json!(format!("{}/{label}", std::process::id()))).unwrap_or_else(|e| {
             eprintln!("mcp-era-bridge: {e}");
@@ -417,20 +402,27 @@ fn start_session(front: &Arc<Front>, key: &str, label: &str, modern: bool) -> Ar
         }),
         None => Recorder::none(),
     };
-    let driver = Driver {
-        label: label.to_string(),
+    let mut client = HttpFront {
         modern,
         router: HttpDownstream::new(modern),
         replies: HashMap::new(),
         listens: HashMap::new(),
         tools,
-        recorder,
-        max_message: front.config.max_message,
+        label: label.to_string(),
     };
     let front = front.clone();
     let key = key.to_string();
     tokio::spawn(async move {
-        driver.run(&front, sink, inbox).await;
+        let settings = Settings {
+            upstream: &front.config.upstream,
+            server_era: front.config.server_era,
+            max_message: front.config.max_message,
+            recorder,
+            log_prefix: format!("mcp-era-bridge [{}]", client.label),
+        };
+        if let Err(why) = driver::drive(&mut client, settings, inputs, inbox).await {
+            eprintln!("mcp-era-bridge [{}]: {why}", client.label);
+        }
         let mut sessions = front.sessions.lock().unwrap();
         if sessions.get(&key).is_some_and(|s| s.inputs.is_closed()) {
             sessions.remove(&key);
@@ -439,194 +431,46 @@ fn start_session(front: &Arc<Front>, key: &str, label: &str, modern: bool) -> Ar
     session
 }
 
-/// The server side of one session.
-enum Server {
-    Process { child: Option<Child>, lines: Option<std::sync::mpsc::Sender<String>> },
-    Http(connect::HttpServer),
-}
-
-impl Server {
-    fn start(upstream: &Upstream, max: usize, sink: Sink) -> Result<Server, String> {
-        match upstream {
-            Upstream::Http(config) => Ok(Server::Http(connect::HttpServer::start((**config).clone(), sink)?)),
-            Upstream::Command(command) => {
-                let (child, mut stdin) = spawn(command, max, sink)?;
-                // Writes on a thread of their own: a server that stops reading blocks it, not the runtime.
-                let (lines, rx) = std::sync::mpsc::channel::<String>();
-                std::thread::spawn(move || {
-                    use std::io::Write;
-                    for line in rx {
-                        if writeln!(stdin, "{line}").and_then(|_| stdin.flush()).is_err() {
-                            eprintln!("mcp-era-bridge: the server's stdin is closed");
-                            return;
-                        }
-                    }
-                });
-                Ok(Server::Process { child: Some(child), lines: Some(lines) })
-            }
-        }
-    }
-
-    fn send(&mut self, line: String) {
-        match self {
-            Server::Http(http) => http.send(line),
-            Server::Process { lines: Some(lines), .. } => {
-                let _ = lines.send(line);
-            }
-            Server::Process { lines: None, .. } => {
-                eprintln!("mcp-era-bridge: not sent, the server's stdin is closed: {line}")
-            }
-        }
-    }
-
-    /// Ends the server as its transport says: stdin closed, then signals; or the HTTP session ended.
-    fn end(&mut self) {
-        match self {
-            Server::Http(http) => http.close(),
-            Server::Process { child, lines } => {
-                drop(lines.take());
-                if let Some(mut child) = child.take() {
-                    tokio::task::spawn_blocking(move || reap(&mut child, Ending::StdinClosed(Instant::now() + GRACE)));
-                }
-            }
-        }
-    }
-}
-
-/// What drives one session: its [`Session`], its server, and the streams each
-/// message to the client goes on, as its [`HttpDownstream`] routes them.
-struct Driver {
-    label: String,
+/// One HTTP client's side of its session, as the driver sees it: the streams
+/// each message to the client goes on, as its [`HttpDownstream`] routes them.
+struct HttpFront {
     modern: bool,
     router: HttpDownstream,
     /// Each open request's stream, by front id.
     replies: HashMap<String, mpsc::UnboundedSender<String>>,
     /// Each legacy GET stream, by the router's number.
     listens: HashMap<u64, mpsc::UnboundedSender<String>>,
-    /// What the front reads of the tools (a modern client's header checks).
+    /// What the endpoint reads of the tools (a modern client's header checks).
     tools: Arc<Mutex<ToolBook>>,
-    recorder: Recorder,
-    max_message: usize,
+    label: String,
 }
 
-impl Driver {
-    async fn run(mut self, front: &Arc<Front>, sink: Sink, mut inbox: mpsc::UnboundedReceiver<DIn>) {
-        let mut server = match Server::start(&front.config.upstream, self.max_message, sink) {
-            Ok(s) => s,
-            Err(why) => {
-                eprintln!("mcp-era-bridge [{}]: {why}", self.label);
-                // Every request answered with why.
-                while let Ok(input) = inbox.try_recv() {
-                    if let DIn::Request { message, reply, .. } = input {
-                        let _ = reply.send(error_body(message.get("id"), modern::INTERNAL_ERROR, why.clone()));
-                    }
-                }
-                return;
+impl Front for HttpFront {
+    type Input = DIn;
+
+    fn input(&mut self, input: DIn) -> Fed {
+        match input {
+            DIn::Request { message, front_id, reply } => {
+                let line = self.router.request(&front_id, message).to_string();
+                self.replies.insert(front_id, reply);
+                Fed::Session(line)
             }
-        };
-        let (mut session, mut actions) = Session::new(front.config.server_era, Instant::now());
-        let mut wake: Option<Instant> = None;
-        let mut ended = false;
-        loop {
-            for action in actions.drain(..) {
-                match action {
-                    Action::Send(To::Server, line) => {
-                        self.recorder.record("server", "c2s", &line);
-                        server.send(line);
-                    }
-                    Action::Send(To::Client, line) => {
-                        self.recorder.record("client", "s2c", &line);
-                        self.deliver(line);
-                    }
-                    Action::WakeAt(at) => wake = Some(at),
-                    Action::Log(note) => eprintln!("mcp-era-bridge [{}]: {note}", self.label),
-                    Action::EndServer => {
-                        self.recorder.mark("closing", "the client's session ended");
-                        server.end();
-                        ended = true;
-                    }
-                    Action::Finish(result) => {
-                        let why = match &result {
-                            Ok(()) => "the server exited".to_string(),
-                            Err(e) => e.clone(),
-                        };
-                        if let Err(e) = &result {
-                            eprintln!("mcp-era-bridge [{}]: {e}", self.label);
-                        }
-                        for front_id in self.router.ended() {
-                            if let Some(reply) = self.replies.remove(&front_id) {
-                                let why = format!("the session ended: {why}");
-                                let _ = reply.send(error_body(None, modern::INTERNAL_ERROR, why));
-                            }
-                        }
-                        self.recorder.mark("end", &why);
-                    }
+            DIn::Listen(tx) => {
+                let (stream, queued) = self.router.listen_opened();
+                for line in queued {
+                    let _ = tx.send(line);
+                }
+                self.listens.insert(stream, tx);
+                Fed::Nothing
+            }
+            DIn::Closed(front_id) => {
+                self.replies.remove(&front_id);
+                // The modern shape's cancellation: the stream closed before its answer.
+                match self.router.closed(&front_id) {
+                    Some(cancel) => Fed::Session(cancel.to_string()),
+                    None => Fed::Nothing,
                 }
             }
-            if session.is_over() {
-                if !ended {
-                    server.end();
-                }
-                // What is still in flight hears why.
-                inbox.close();
-                while let Some(input) = inbox.recv().await {
-                    if let DIn::Request { message, reply, .. } = input {
-                        let _ =
-                            reply.send(error_body(message.get("id"), modern::INTERNAL_ERROR, "the session has ended"));
-                    }
-                }
-                return;
-            }
-            let input = match wake {
-                Some(at) => {
-                    tokio::select! {
-                        input = inbox.recv() => input,
-                        _ = tokio::time::sleep_until(at.into()) => {
-                            wake = None;
-                            actions = session.handle(Input::Tick(Instant::now()));
-                            continue;
-                        }
-                    }
-                }
-                None => inbox.recv().await,
-            };
-            let Some(input) = input else { return };
-            actions = match input {
-                DIn::Request { message, front_id, reply } => {
-                    let line = self.router.request(&front_id, message).to_string();
-                    self.replies.insert(front_id, reply);
-                    self.recorder.record("client", "c2s", &line);
-                    session.handle(Input::FromClient(line))
-                }
-                DIn::Other(message) => {
-                    let line = message.to_string();
-                    self.recorder.record("client", "c2s", &line);
-                    session.handle(Input::FromClient(line))
-                }
-                DIn::Listen(tx) => {
-                    let (stream, queued) = self.router.listen_opened();
-                    for line in queued {
-                        let _ = tx.send(line);
-                    }
-                    self.listens.insert(stream, tx);
-                    Vec::new()
-                }
-                DIn::Closed(front_id) => {
-                    self.replies.remove(&front_id);
-                    // The modern shape's cancellation: the stream closed before its answer.
-                    match self.router.closed(&front_id) {
-                        Some(cancel) => session.handle(Input::FromClient(cancel.to_string())),
-                        None => Vec::new(),
-                    }
-                }
-                DIn::Server(Event::Server(line)) => {
-                    self.recorder.record("server", "s2c", &line);
-                    session.handle(Input::FromServer(line))
-                }
-                DIn::Server(Event::ServerClosed) => session.handle(Input::ServerGone),
-                DIn::Server(_) => Vec::new(),
-                DIn::Gone => session.handle(Input::ClientGone),
-            };
         }
     }
 
@@ -668,6 +512,23 @@ impl Driver {
         }
     }
 
+    /// Every request still waiting hears why the session ended.
+    fn finish(&mut self, why: &str) {
+        for front_id in self.router.ended() {
+            if let Some(reply) = self.replies.remove(&front_id) {
+                let _ = reply.send(error_body(None, modern::INTERNAL_ERROR, format!("the session ended: {why}")));
+            }
+        }
+    }
+
+    fn refuse(&mut self, input: DIn, why: &str) {
+        if let DIn::Request { message, reply, .. } = input {
+            let _ = reply.send(error_body(message.get("id"), modern::INTERNAL_ERROR, why));
+        }
+    }
+}
+
+impl HttpFront {
     /// What a `tools/list` answer teaches of its tools' headers; the answer
     /// itself goes to the client as it came (a relay does not alter it).
     fn learn_tools(&self, line: &str) {

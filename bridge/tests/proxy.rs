@@ -173,3 +173,32 @@ fn a_record_file_that_cannot_be_opened_stops_the_bridge_before_any_server_runs()
     assert!(stderr.contains("/nonexistent/dir/record.jsonl"), "{stderr}");
     assert!(!pid_file.exists(), "the server ran");
 }
+
+/// SIGTERM (or SIGINT) ends a stdio session as the client closing does: the
+/// server ended, the record's last line saying why, exit 0.
+#[test]
+fn a_signal_ends_the_session_and_its_server() {
+    let pid_file = scratch("signalled.pid");
+    let record = scratch("signalled.jsonl");
+    let pid = pid_file.display().to_string();
+    let mut child = Command::new(bridge_bin())
+        .args(["--record", record.to_str().unwrap(), "--", "python3", "-c", STUBBORN_LEGACY, &pid])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !std::fs::read_to_string(&record).unwrap_or_default().contains("server/discover") {
+        assert!(std::time::Instant::now() < until, "the session did not start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let server = std::fs::read_to_string(&pid_file).expect("the server ran");
+    assert!(!alive(&server), "the server {server} still runs after the bridge exited");
+    let last = std::fs::read_to_string(&record).unwrap().lines().last().unwrap().to_string();
+    assert!(last.contains(r#""end":"stopped by a signal""#), "{last}");
+    drop(child.stdin.take());
+}
