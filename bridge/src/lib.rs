@@ -236,22 +236,48 @@ impl ServerEra {
 /// `DiscoverResult` that lists 2026-07-28, or for an error only a modern server
 /// gives (`-32022` unsupported version, `-32021` missing capability, `-32020`
 /// header mismatch); legacy for any other error (method not found, invalid
-/// request before `initialize`). `Err` for an answer that is neither.
-pub fn server_era(answer: &Value) -> Result<ServerEra, String> {
+/// request before `initialize`). [`ProbeFault`] for an answer that is neither.
+pub fn server_era(answer: &Value) -> Result<ServerEra, ProbeFault> {
     if let Some(result) = answer.get("result") {
-        let found: modern::DiscoverResult = read_as(result).map_err(|e| format!("the server's {e}"))?;
+        let found: modern::DiscoverResult = read_as(result).map_err(ProbeFault::NotADiscoverResult)?;
         if !found.supported_versions.iter().any(|v| v == MODERN_VERSION) {
-            return Err(format!("the server speaks {:?}, not {MODERN_VERSION}", found.supported_versions));
+            return Err(ProbeFault::OtherVersions(found.supported_versions));
         }
         return Ok(ServerEra::Modern(Box::new(found)));
     }
-    let error: modern::JSONRPCErrorResponse = read(answer, "the answer to server/discover")?;
+    let error: modern::JSONRPCErrorResponse =
+        read(answer, "the answer to server/discover").map_err(ProbeFault::NotAnAnswer)?;
     let modern_codes =
         [modern::UNSUPPORTED_PROTOCOL_VERSION, modern::MISSING_REQUIRED_CLIENT_CAPABILITY, modern::HEADER_MISMATCH];
     if modern_codes.contains(&error.error.code) {
-        return Err(format!("the server is modern but refused server/discover: {}", error.error));
+        return Err(ProbeFault::ModernRefusal(error.error.to_string()));
     }
     Ok(ServerEra::Legacy)
+}
+
+/// An answer to [`discover_probe`] that tells no era.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProbeFault {
+    /// A result that does not read as a `DiscoverResult`: why. Servers that
+    /// answer any method with something (`{}`) are legacy ones, in the field.
+    NotADiscoverResult(String),
+    /// A `DiscoverResult` without 2026-07-28 among its versions.
+    OtherVersions(Vec<String>),
+    /// An error only a modern server gives.
+    ModernRefusal(String),
+    /// Neither a result nor an error.
+    NotAnAnswer(String),
+}
+
+impl std::fmt::Display for ProbeFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProbeFault::NotADiscoverResult(why) => write!(f, "the server's {why}"),
+            ProbeFault::OtherVersions(v) => write!(f, "the server speaks {v:?}, not {MODERN_VERSION}"),
+            ProbeFault::ModernRefusal(e) => write!(f, "the server is modern but refused server/discover: {e}"),
+            ProbeFault::NotAnAnswer(why) => f.write_str(why),
+        }
+    }
 }
 
 /// Over Streamable HTTP, the modern JSON-RPC error in a failed answer to a

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::{Bridge, Era, PROBE_ID, ServerEra, To, client_era, discover_probe, server_era};
+use crate::{Bridge, Era, PROBE_ID, ProbeFault, ServerEra, To, client_era, discover_probe, server_era};
 
 /// How long a server may take to answer the probe before it is taken for legacy.
 pub const PROBE_WAIT: Duration = Duration::from_secs(10);
@@ -185,7 +185,15 @@ impl Session {
             return;
         };
         match server_era(&answer) {
-            Err(why) => self.finish(Err(why), out),
+            // A result that is no DiscoverResult (`{}`): what a legacy server that answers
+            // every method gives; taken for legacy, unless the user said the server is modern.
+            Err(ProbeFault::NotADiscoverResult(why)) if self.choice == ServerEraChoice::Auto => {
+                out.push(Action::Log(format!(
+                    "the server answered server/discover with a result that is not a DiscoverResult ({why}): taken for legacy"
+                )));
+                self.known(ServerEra::Legacy, out)
+            }
+            Err(why) => self.finish(Err(why.to_string()), out),
             Ok(ServerEra::Legacy) if self.choice == ServerEraChoice::Modern => {
                 self.finish(Err("--server-era modern, but the server did not answer server/discover".into()), out)
             }

@@ -52,9 +52,9 @@ fn eras_are_told_apart_as_the_stdio_binding_says() {
     assert_eq!(server_era(&before_init).unwrap().era(), Era::Legacy);
     // A modern refusal is not a legacy server: an error that says so.
     let modern_refusal = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-discover", "error": {"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-01-01"], "requested": "2026-07-28"}}});
-    assert!(server_era(&modern_refusal).unwrap_err().contains("refused"));
+    assert!(server_era(&modern_refusal).unwrap_err().to_string().contains("refused"));
     let other_version = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "supportedVersions": ["2027-01-01"], "capabilities": {}}});
-    assert!(server_era(&other_version).unwrap_err().contains("2027-01-01"));
+    assert!(server_era(&other_version).unwrap_err().to_string().contains("2027-01-01"));
 
     assert_eq!(client_era(&json!({"method": "initialize"})), Era::Legacy);
     assert_eq!(client_era(&json!({"method": "server/discover"})), Era::Modern);

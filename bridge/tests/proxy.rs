@@ -202,3 +202,44 @@ fn a_signal_ends_the_session_and_its_server() {
     assert!(last.contains(r#""end":"stopped by a signal""#), "{last}");
     drop(child.stdin.take());
 }
+
+/// A legacy server that answers every method, `server/discover` included, with
+/// an empty result: taken for legacy with a warning, and the legacy client's
+/// session goes on as it would directly.
+const ANSWERS_EVERYTHING: &str = r#"
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg or "method" not in msg:
+        continue
+    result = {}
+    if msg["method"] == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "everything-ok", "version": "1"}}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+"#;
+
+#[test]
+fn a_server_answering_the_probe_with_no_discover_result_is_legacy_and_the_session_goes_on() {
+    use std::io::BufRead;
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let mut child = Command::new(bridge_bin())
+        .args(["--", "python3", "-c", ANSWERS_EVERYTHING])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{init}").unwrap();
+    stdin.flush().unwrap();
+    // The client waits for its answer, as a client does, before it leaves.
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("not a DiscoverResult") && stderr.contains("taken for legacy"), "{stderr}");
+    let answer: serde_json::Value = serde_json::from_str(&first).unwrap_or_else(|e| panic!("{e}: {first:?}\n{stderr}"));
+    assert_eq!(answer.pointer("/result/serverInfo/name"), Some(&serde_json::json!("everything-ok")), "{first}");
+}

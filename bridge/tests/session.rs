@@ -224,3 +224,25 @@ fn a_server_gone_mid_session_finishes_it() {
     assert_eq!(actions.last(), Some(&Action::Finish(Ok(()))));
     assert!(logs(&actions).contains("the server exited"));
 }
+
+/// A server that answers any method with something (`{}`, which is no
+/// `DiscoverResult`) is taken for legacy, with a note naming what was wrong;
+/// told it is modern, the session ends with why instead.
+#[test]
+fn a_probe_answered_with_no_discover_result_is_a_legacy_server_with_a_warning() {
+    let empty = json!({"jsonrpc": "2.0", "id": PROBE_ID, "result": {}}).to_string();
+    let (mut s, _) = started();
+    let actions = s.handle(Input::FromServer(empty.clone()));
+    let log = logs(&actions);
+    assert!(log.contains("not a DiscoverResult") && log.contains("ttlMs") && log.contains("taken for legacy"), "{log}");
+    assert!(log.contains("the server is legacy"), "{log}");
+    assert!(!s.is_over());
+    // A legacy client then passes through.
+    let actions = s.handle(Input::FromClient(initialize()));
+    assert_eq!(sent(&actions, To::Server), [serde_json::from_str::<Value>(&initialize()).unwrap()]);
+
+    let (mut s, _) = Session::new(ServerEraChoice::Modern, Instant::now());
+    let actions = s.handle(Input::FromServer(empty));
+    assert!(s.is_over());
+    assert!(matches!(&actions[..], [Action::Finish(Err(why))] if why.contains("DiscoverResult")), "{actions:?}");
+}
