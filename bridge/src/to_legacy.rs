@@ -203,8 +203,11 @@ impl ToLegacy {
             Err(e) => return vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
         };
         let mut out = Vec::new();
+        // A level for the server's log messages, for a server that offers them (it
+        // declared `logging`): one that did not would refuse logging/setLevel.
         let level = msg.pointer("/params/_meta/io.modelcontextprotocol~1logLevel").and_then(Value::as_str);
-        if let Some(level) = level
+        let logs = self.init().is_some_and(|init| init.capabilities.logging.is_some());
+        if let Some(level) = level.filter(|_| logs)
             && self.log_level.as_deref() != Some(level)
         {
             self.log_level = Some(level.to_string());

@@ -716,3 +716,30 @@ fn a_cancel_of_a_call_that_ended_while_its_client_answered_a_round_answers_its_q
     let answered = out.iter().find(|o| o.message["id"] == 60).unwrap_or_else(|| panic!("{out:?}"));
     assert_eq!((answered.to, answered.message["error"]["code"].clone()), (To::Server, json!(-32603)));
 }
+
+/// A modern client's `_meta.logLevel` becomes a `logging/setLevel` (once per
+/// level) for a legacy server that declared `logging`, and nothing for one
+/// that did not (it would refuse the request).
+#[test]
+fn a_log_level_is_set_only_on_a_server_that_offers_logging() {
+    for offers in [false, true] {
+        let mut b = Bridge::between(Era::Modern, ServerEra::Legacy).unwrap();
+        let first = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}});
+        let init = one(b.from_client(&first.to_string()), To::Server);
+        let capabilities = if offers { json!({"tools": {}, "logging": {}}) } else { json!({"tools": {}}) };
+        let answer = json!({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25",
+            "capabilities": capabilities, "serverInfo": {"name": "old-server", "version": "2"}}});
+        b.from_server(&answer.to_string());
+        let mut with_level = meta();
+        with_level["io.modelcontextprotocol/logLevel"] = json!("debug");
+        let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": with_level}});
+        let out = b.from_client(&list.to_string());
+        let methods: Vec<&str> =
+            out.iter().filter(|o| o.to == To::Server).filter_map(|o| o.message["method"].as_str()).collect();
+        if offers {
+            assert_eq!(methods, ["logging/setLevel", "tools/list"], "{out:?}");
+        } else {
+            assert_eq!(methods, ["tools/list"], "a server without logging is asked nothing of it: {out:?}");
+        }
+    }
+}
