@@ -201,10 +201,13 @@ async fn run_exchange(io: &Io, request: HttpRequest, send: &impl Fn(UpstreamInpu
     };
     let session_id = response.headers().get(rules::SESSION_ID_HEADER).and_then(|v| v.to_str().ok()).map(String::from);
     let event_stream = is_event_stream(&response);
+    let status_ok = response.status().is_success();
     let status = Status::new(response.status().as_u16(), response.status().canonical_reason());
     send(UpstreamInput::Began { stream: request.stream, status, session_id });
     if event_stream {
         relay_stream(&io.config, response, request.stream, request.long_lived, send).await
+    } else if status_ok {
+        relay_json(&io.config, response, request.stream, request.long_lived, send).await
     } else {
         let body = read_body(&io.config, response).await?;
         send(UpstreamInput::Body { stream: request.stream, body });
@@ -250,6 +253,68 @@ async fn read_body(config: &Config, mut response: reqwest::Response) -> Result<V
             }
         }
     }
+}
+
+/// A JSON answer's messages reported as each is whole: one JSON body, or,
+/// from a server that streams JSON values one after another in an
+/// `application/json` body (newline-delimited, as some servers' 2026-07-28
+/// handlers do for a `subscriptions/listen` stream), each value as it comes, as
+/// a client reading it directly would. A value is bounded by `--max-message`;
+/// a body that is not JSON, or is cut within a value, is an error.
+async fn relay_json(
+    config: &Config,
+    mut response: reqwest::Response,
+    stream: StreamId,
+    long_lived: bool,
+    send: &impl Fn(UpstreamInput),
+) -> Result<(), String> {
+    let max = config.max_message;
+    let mut pending: Vec<u8> = Vec::new();
+    loop {
+        let chunk = if long_lived {
+            response.chunk().await
+        } else {
+            match tokio::time::timeout(config.body_timeout, response.chunk()).await {
+                Ok(chunk) => chunk,
+                Err(_) => {
+                    return Err(format!("the server's answer stalled for {:?} (--body-timeout)", config.body_timeout));
+                }
+            }
+        };
+        let chunk = match chunk {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => break,
+            Err(e) => return Err(format!("the server's answer was cut: {}", describe(&e))),
+        };
+        pending.extend_from_slice(&chunk);
+        // Every whole value at the front of what came, reported; the rest kept.
+        let mut values = serde_json::Deserializer::from_slice(&pending).into_iter::<serde::de::IgnoredAny>();
+        let mut start = 0;
+        let mut whole = Vec::new();
+        loop {
+            match values.next() {
+                Some(Ok(_)) => {
+                    let end = values.byte_offset();
+                    whole.push(String::from_utf8_lossy(&pending[start..end]).trim().to_string());
+                    start = end;
+                }
+                Some(Err(e)) if e.is_eof() => break,
+                Some(Err(e)) => return Err(format!("the server's answer is not JSON: {e}")),
+                None => break,
+            }
+        }
+        pending.drain(..start);
+        if pending.len() > max {
+            return Err(format!("the server's answer is over {max} bytes (--max-message)"));
+        }
+        for data in whole {
+            send(UpstreamInput::Event { stream, data });
+        }
+    }
+    if pending.iter().any(|b| !b.is_ascii_whitespace()) {
+        return Err("the server's answer was cut within a JSON value".into());
+    }
+    Ok(())
 }
 
 /// Why an SSE stream's bytes stopped: the connection, or an event grown past `--max-message`.

@@ -456,8 +456,15 @@ pub(crate) fn cross_result(method: &str, way: Way, value: &Value) -> Result<Valu
 /// The facts of a 2026-07-28 request the bridge acts on, from the generated
 /// `METHODS`: whether its answer may be `input_required`, whether its result
 /// carries cache hints.
-pub(crate) fn modern_method(method: &str) -> Option<&'static mcp_spec_types::MethodInfo> {
+pub fn modern_method(method: &str) -> Option<&'static mcp_spec_types::MethodInfo> {
     find_method(modern::METHODS, method)
+}
+
+/// Whether a request's method is one 2025-11-25 has and 2026-07-28 removed
+/// (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`, …): a
+/// 2026-07-28 server does not find it.
+pub fn legacy_only_method(method: &str) -> bool {
+    find_method(legacy::METHODS, method).is_some() && modern_method(method).is_none()
 }
 
 /// A method's entry in a revision's `METHODS` (sorted by method, as generated).

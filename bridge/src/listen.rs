@@ -238,13 +238,30 @@ async fn post(front: Arc<Endpoint>, headers: HeaderMap, session_id: Option<Strin
                 );
             }
         },
-        (None, Some(method::INITIALIZE)) => {
+        // `initialize` is a legacy client's first request, unless its headers name
+        // a 2026-07-28 version: then it is a method that version removed (below).
+        (None, Some(method::INITIALIZE)) if !names_modern_version(&headers) => {
             let sid = uuid::Uuid::new_v4().to_string();
             let session = start_session(&front, &format!("legacy:{sid}"), &sid, false);
             (session, Some(sid))
         }
         (None, _) => {
-            // A modern request: its headers must say what its body says.
+            // A modern request: a method 2026-07-28 removed is not found (404); one
+            // whose `_meta` lacks what every request carries is invalid (400); then its
+            // headers must say what its body says.
+            if let (Some(m), Some(_)) = (method.as_deref(), &id)
+                && mcp_era_bridge::legacy_only_method(m)
+            {
+                let why = format!("Method not found: {m} is not a method of 2026-07-28");
+                return json_response(StatusCode::NOT_FOUND, error_body(id.as_ref(), modern::METHOD_NOT_FOUND, why));
+            }
+            if id.is_some()
+                && method.is_some()
+                && let Some(missing) = missing_meta(&message)
+            {
+                let why = format!("Invalid params: the request's _meta lacks {missing}");
+                return json_response(StatusCode::BAD_REQUEST, error_body(id.as_ref(), modern::INVALID_PARAMS, why));
+            }
             if id.is_some() && method.is_some() {
                 let tool = front.tool_headers(&headers, &message);
                 let sent = headers.iter().map(|(n, v)| (n.as_str(), v.as_bytes()));
@@ -316,6 +333,27 @@ impl Drop for ClosedBeforeAnswer {
             let _ = inputs.send(In::Front(DIn::Closed(front_id)));
         }
     }
+}
+
+/// Whether a request's headers name a protocol version of 2026-07-28 or later.
+fn names_modern_version(headers: &HeaderMap) -> bool {
+    headers
+        .get(rules::PROTOCOL_VERSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v >= mcp_era_bridge::MODERN_VERSION)
+}
+
+/// What a 2026-07-28 request's `_meta` lacks of what every request carries
+/// (its protocol version and the client's capabilities), if anything.
+fn missing_meta(message: &Value) -> Option<&'static str> {
+    let meta = message.pointer("/params/_meta");
+    if meta.and_then(|m| m.get(rules::PROTOCOL_VERSION_META)).is_none() {
+        return Some(rules::PROTOCOL_VERSION_META);
+    }
+    if meta.and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities")).is_none() {
+        return Some("io.modelcontextprotocol/clientCapabilities");
+    }
+    None
 }
 
 /// Whether a message is the answer to the client's request `id`.

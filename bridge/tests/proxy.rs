@@ -193,14 +193,23 @@ fn a_signal_ends_the_session_and_its_server() {
         assert!(std::time::Instant::now() < until, "the session did not start");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+    // The client keeps its end open (`wait` would close it): the signal alone ends the session.
+    let stdin = child.stdin.take();
     Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    let status = child.wait().unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(std::time::Instant::now() < until, "the bridge did not exit on SIGTERM");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    drop(stdin);
     assert!(status.success(), "{status}");
     let server = std::fs::read_to_string(&pid_file).expect("the server ran");
     assert!(!alive(&server), "the server {server} still runs after the bridge exited");
     let last = std::fs::read_to_string(&record).unwrap().lines().last().unwrap().to_string();
     assert!(last.contains(r#""end":"stopped by a signal""#), "{last}");
-    drop(child.stdin.take());
 }
 
 /// A legacy server that answers every method, `server/discover` included, with

@@ -229,18 +229,29 @@ fn closing_stops_every_exchange_and_ends_the_legacy_session_with_delete() {
 #[test]
 fn a_probe_refused_without_a_modern_error_is_a_legacy_servers_refusal_and_a_json_rpc_error_answers_its_request() {
     let mut up = HttpUpstream::new();
-    let probe = json!({"jsonrpc": "2.0", "id": "p", "method": "server/discover", "params": {"_meta": meta()}});
+    let probe_id = json!(mcp_era_bridge::PROBE_ID);
+    let probe = json!({"jsonrpc": "2.0", "id": probe_id, "method": "server/discover", "params": {"_meta": meta()}});
     let r = one_request(&up.handle(UpstreamInput::Send(probe.clone())));
     up.handle(began(r.stream, 405, None));
     let answer =
         &delivered(&up.handle(UpstreamInput::Body { stream: r.stream, body: b"Method Not Allowed".to_vec() }))[0];
-    assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (json!("p"), json!(-32601)));
+    assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (probe_id, json!(-32601)));
+    // A client's own discover refused for its params: the server's own error, not a legacy server's.
+    let own = json!({"jsonrpc": "2.0", "id": 31, "method": "server/discover", "params": {}});
+    let r = one_request(&up.handle(UpstreamInput::Send(own)));
+    up.handle(began(r.stream, 400, None));
+    let invalid = json!({"jsonrpc": "2.0", "id": "h1", "error": {"code": -32602, "message": "missing _meta"}});
+    let answer = &delivered(&up.handle(body(r.stream, invalid)))[0];
+    assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (json!(31), json!(-32602)), "{answer}");
     // A modern refusal in the body is the server's answer, with the request's id.
     let r = one_request(&up.handle(UpstreamInput::Send(probe)));
     up.handle(began(r.stream, 400, None));
     let refusal = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32022, "message": "unsupported"}});
     let answer = &delivered(&up.handle(body(r.stream, refusal)))[0];
-    assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (json!("p"), json!(-32022)));
+    assert_eq!(
+        (answer["id"].clone(), answer["error"]["code"].clone()),
+        (json!(mcp_era_bridge::PROBE_ID), json!(-32022))
+    );
     // A status with no JSON-RPC answer at all is an error saying so.
     let call = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "x", "_meta": meta()}});
     let r = one_request(&up.handle(UpstreamInput::Send(call)));

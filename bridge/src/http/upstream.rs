@@ -24,9 +24,10 @@
 //!   session is opened with the client's own `initialize` and `initialized`
 //!   (their answers the bridge's, not passed on) before the next message, which
 //!   waits for it.
-//! - The era: a `400`, `404` or `405` to the probe whose body is no modern
-//!   JSON-RPC error ([`crate::modern_refusal`]) is answered to the session as a
-//!   legacy server's refusal (`-32601`), so it falls back to `initialize`.
+//! - The era: a `400`, `404` or `405` to the bridge's own probe whose body is
+//!   no modern JSON-RPC error ([`crate::modern_refusal`]) is answered to the
+//!   session as a legacy server's refusal (`-32601`), so it falls back to
+//!   `initialize`; a client's own `server/discover` gets the server's answer.
 //!
 //! Every fault is an error to the request that met it, with why: a transport
 //! fault the driver reports (unreachable, a timeout it names, a body over the
@@ -324,23 +325,15 @@ impl HttpUpstream {
                 match rules::request_headers(message, self.tools.of_call(message)) {
                     Ok(more) => headers.extend(more),
                     Err(why) => {
-                        if let Purpose::Request { id, method } = &purpose {
-                            out.push(fault(id, format!("{method}: {why}")));
-                        }
-                        return;
+                        // A request the headers cannot be derived from (its `_meta` lacks the
+                        // version): sent with what can be, for the server to judge as it
+                        // would judge it directly; the bridge is no stricter than the server.
+                        out.push(UpstreamAction::Log(format!("sent with the headers it allows: {why}")));
+                        headers.extend(minimal_headers(message));
                     }
                 }
             }
-            Shape::PerRequest => {
-                // A notification: its method, and its version when it names one.
-                if let Some(method) = message.get("method").and_then(Value::as_str) {
-                    headers.push((rules::METHOD_HEADER.to_string(), method.to_string()));
-                }
-                let version = message.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion");
-                if let Some(v) = version.and_then(Value::as_str) {
-                    headers.push((rules::PROTOCOL_VERSION_HEADER.to_string(), v.to_string()));
-                }
-            }
+            Shape::PerRequest => headers.extend(minimal_headers(message)),
         }
         let long_lived = matches!(&purpose, Purpose::Request { method, .. } if method == method::LISTEN);
         let stream = self.stream();
@@ -661,6 +654,20 @@ impl Session {
     }
 }
 
+/// The headers every message can have: its method, and its version when its
+/// `_meta` names one (a notification; a request the rest cannot be derived for).
+fn minimal_headers(message: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(method) = message.get("method").and_then(Value::as_str) {
+        out.push((rules::METHOD_HEADER.to_string(), method.to_string()));
+    }
+    let version = message.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion");
+    if let Some(v) = version.and_then(Value::as_str) {
+        out.push((rules::PROTOCOL_VERSION_HEADER.to_string(), v.to_string()));
+    }
+    out
+}
+
 /// A JSON-RPC error answering request `id`, for a fault the server never answered.
 fn fault(id: &Value, message: impl Into<String>) -> UpstreamAction {
     UpstreamAction::Deliver(error_response(id.clone(), modern::INTERNAL_ERROR, message).to_string())
@@ -674,7 +681,9 @@ fn answer_of(status: &Status, body: &[u8], id: &Value, method: &str) -> Result<V
         }
         return serde_json::from_slice(body).map_err(|e| format!("the server's answer is not JSON: {e}"));
     }
+    // The bridge's own probe only: a client's `server/discover` gets the server's answer as it is.
     if method == method::DISCOVER
+        && id.as_str() == Some(crate::PROBE_ID)
         && matches!(status.code, 400 | 404 | 405)
         && crate::modern_refusal(status.code, body).is_none()
     {

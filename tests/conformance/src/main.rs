@@ -51,17 +51,44 @@ struct Run {
     revision: &'static str,
     /// What is tested, as the README's table says it.
     what: String,
+    /// The era bridge in front of the reference server, with these arguments
+    /// besides `--listen` and `--connect`; none: the reference server directly.
+    bridge: Option<&'static [&'static str]>,
 }
 
 fn runs() -> Vec<Run> {
-    REVISIONS
+    let mut runs: Vec<Run> = REVISIONS
         .iter()
         .map(|&revision| Run {
             name: format!("reference-server-{revision}"),
             revision,
             what: "the reference server, directly".into(),
+            bridge: None,
         })
-        .collect()
+        .collect();
+    runs.extend([
+        Run {
+            name: "bridge-as-modern-server-2026-07-28".into(),
+            revision: "2026-07-28",
+            what: "the bridge (`--listen --server-era legacy`) translating onto the reference server's legacy side"
+                .into(),
+            bridge: Some(&["--server-era", "legacy"]),
+        },
+        Run {
+            name: "bridge-as-legacy-server-2025-11-25".into(),
+            revision: "2025-11-25",
+            what: "the bridge (`--listen --server-era modern`) translating onto the reference server's modern side"
+                .into(),
+            bridge: Some(&["--server-era", "modern"]),
+        },
+        Run {
+            name: "bridge-pass-through-2026-07-28".into(),
+            revision: "2026-07-28",
+            what: "the bridge (`--listen`, eras found) passing the reference server's modern side through".into(),
+            bridge: Some(&[]),
+        },
+    ]);
+    runs
 }
 
 fn main() -> ExitCode {
@@ -176,10 +203,15 @@ impl Runner {
         let _ = std::fs::remove_dir_all(&out);
         std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
         let server = Server::start(&self.node, &self.server, &out.join("server.log"), start_timeout)?;
+        let bridge = match run.bridge {
+            Some(args) => Some(Bridge::start(&server.url, args, &out.join("bridge.log"), start_timeout)?),
+            None => None,
+        };
+        let url = bridge.as_ref().map_or(&server.url, |b| &b.url).clone();
         let started = Instant::now();
         let suite = Command::new(&self.node)
             .arg(&self.cli)
-            .args(["server", "--url", &server.url, "--requirements", run.revision, "--expected-failures"])
+            .args(["server", "--url", &url, "--requirements", run.revision, "--expected-failures"])
             .arg(&expected_file)
             .arg("-o")
             .arg(out.join("results"))
@@ -187,6 +219,7 @@ impl Runner {
             .output()
             .map_err(|e| format!("cannot run the conformance runner: {e}"))?;
         let took = started.elapsed();
+        drop(bridge);
         drop(server);
         std::fs::write(out.join("runner.log"), [&suite.stdout[..], &suite.stderr[..]].concat())
             .map_err(|e| format!("{}: {e}", out.display()))?;
@@ -282,6 +315,53 @@ impl Server {
             }
         });
         Ok(server)
+    }
+}
+
+/// The era bridge as a user installs it, listening on a free loopback port in
+/// front of `upstream`; stopped (SIGTERM, as a service manager does) when dropped.
+struct Bridge {
+    child: Child,
+    url: String,
+}
+
+impl Bridge {
+    fn start(upstream: &str, args: &[&str], log: &Path, timeout: Duration) -> Result<Bridge, String> {
+        let port = free_port()?;
+        let binary = mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge");
+        let log_file = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let child = Command::new(binary)
+            .args(["--listen", &port.to_string(), "--connect", upstream])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log_file)
+            .spawn()
+            .map_err(|e| format!("cannot start the bridge: {e}"))?;
+        let mut bridge = Bridge { child, url: format!("http://127.0.0.1:{port}/mcp") };
+        let until = Instant::now() + timeout;
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = bridge.child.try_wait() {
+                return Err(format!("the bridge exited ({status}) before listening; its log: {}", log.display()));
+            }
+            if Instant::now() > until {
+                return Err(format!("the bridge did not listen within {timeout:?}; its log: {}", log.display()));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(bridge)
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        let until = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < until && matches!(self.child.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
