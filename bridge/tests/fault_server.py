@@ -132,6 +132,18 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
+        if name == "json-lines":
+            # A 2026-07-28 handler that streams JSON values one after another in an
+            # application/json body: a notification, then the answer.
+            progress = {"jsonrpc": "2.0", "method": "notifications/progress",
+                        "params": {"progressToken": 1, "progress": 1}}
+            body = (json.dumps(progress) + "\n" + json.dumps(text_result(id_, "streamed", modern)) + "\n").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if name == "hang":
             # A stream that never answers: a comment every 100 ms, until the client closes it.
             self.send_response(200)

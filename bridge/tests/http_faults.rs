@@ -361,3 +361,16 @@ fn a_cancelled_request_closes_its_stream_at_the_server() {
     assert!(bridge.seen.iter().all(|m| m["id"] != 1), "no answer to the cancelled call: {:?}", bridge.seen);
     assert!(bridge.finish().success());
 }
+
+/// An `application/json` answer that holds JSON values one after another
+/// (some servers' 2026-07-28 handlers stream so): each is read as it comes, as
+/// a client reading the server directly would; the answer answers its call.
+#[test]
+fn json_values_one_after_another_in_a_json_answer_are_each_passed_on() {
+    let server = FaultServer::start("json-lines", &[]);
+    let mut bridge = Bridge::start(&["--connect", &server.url]);
+    let answer = bridge.call(1, modern_call(1, "json-lines"), Duration::from_secs(10));
+    assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!("streamed")), "{answer}");
+    assert!(bridge.seen.iter().any(|m| m["method"] == "notifications/progress"), "{:?}", bridge.seen);
+    assert!(bridge.finish().success());
+}

@@ -369,3 +369,48 @@ fn a_listen_stream_is_acknowledged_under_the_clients_own_request_id() {
         assert_eq!(ack.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId"), Some(&id), "{ack}");
     }
 }
+
+/// A 2026-07-28 request the transport refuses before any server sees it: a
+/// `_meta` without the version or the client's capabilities (400, -32602), a
+/// method 2026-07-28 removed (404, -32601; `initialize` too when its headers
+/// name 2026-07-28).
+#[test]
+fn requests_a_modern_server_refuses_get_the_statuses_the_transport_names() {
+    let bridge = listening(&[]);
+    let without = |drop: &str| {
+        let mut meta = meta();
+        meta.as_object_mut().unwrap().remove(drop);
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"_meta": meta}})
+    };
+    let cases = [
+        (without("io.modelcontextprotocol/clientCapabilities"), "tools/list", 400, -32602),
+        (without("io.modelcontextprotocol/protocolVersion"), "tools/list", 400, -32602),
+        (json!({"jsonrpc": "2.0", "id": 5, "method": "ping", "params": {"_meta": meta()}}), "ping", 404, -32601),
+        (
+            json!({"jsonrpc": "2.0", "id": 5, "method": "logging/setLevel", "params": {"level": "info", "_meta": meta()}}),
+            "logging/setLevel",
+            404,
+            -32601,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+            "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}),
+            "initialize",
+            404,
+            -32601,
+        ),
+    ];
+    for (request, method, status, code) in cases {
+        let (got, answer) = json_of(post(&bridge.url, &request, &standard(method, None)));
+        assert_eq!(
+            (got, answer.pointer("/error/code"), answer["id"].clone()),
+            (status, Some(&json!(code)), json!(5)),
+            "{request}: {answer}"
+        );
+    }
+    // A legacy client's initialize (no 2026-07-28 version header) still opens a session.
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+        "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+    let response = post(&bridge.url, &init, &[]);
+    assert!(response.headers().get("mcp-session-id").is_some(), "{:?}", response.headers());
+}
