@@ -239,20 +239,33 @@ async fn read_body(config: &Config, mut response: reqwest::Response) -> Result<V
     let max = config.max_message;
     let mut body = Vec::new();
     loop {
-        match tokio::time::timeout(config.body_timeout, response.chunk()).await {
-            Ok(Ok(Some(chunk))) => {
+        match unless_silent(config, false, "answer", response.chunk()).await? {
+            Ok(Some(chunk)) => {
                 if body.len() + chunk.len() > max {
                     return Err(format!("the server's answer is over {max} bytes (--max-message)"));
                 }
                 body.extend_from_slice(&chunk);
             }
-            Ok(Ok(None)) => return Ok(body),
-            Ok(Err(e)) => return Err(format!("the server's answer was cut: {}", describe(&e))),
-            Err(_) => {
-                return Err(format!("the server's answer stalled for {:?} (--body-timeout)", config.body_timeout));
-            }
+            Ok(None) => return Ok(body),
+            Err(e) => return Err(format!("the server's answer was cut: {}", describe(&e))),
         }
     }
+}
+
+/// `next`, awaited within `--body-timeout` of silence, unless what it reads
+/// (`what`: an answer, a stream) is meant to stay open.
+async fn unless_silent<T>(
+    config: &Config,
+    long_lived: bool,
+    what: &str,
+    next: impl std::future::Future<Output = T>,
+) -> Result<T, String> {
+    if long_lived {
+        return Ok(next.await);
+    }
+    tokio::time::timeout(config.body_timeout, next)
+        .await
+        .map_err(|_| format!("the server's {what} stalled for {:?} (--body-timeout)", config.body_timeout))
 }
 
 /// A JSON answer's messages reported as each is whole: one JSON body, or,
@@ -271,17 +284,7 @@ async fn relay_json(
     let max = config.max_message;
     let mut pending: Vec<u8> = Vec::new();
     loop {
-        let chunk = if long_lived {
-            response.chunk().await
-        } else {
-            match tokio::time::timeout(config.body_timeout, response.chunk()).await {
-                Ok(chunk) => chunk,
-                Err(_) => {
-                    return Err(format!("the server's answer stalled for {:?} (--body-timeout)", config.body_timeout));
-                }
-            }
-        };
-        let chunk = match chunk {
+        let chunk = match unless_silent(config, long_lived, "answer", response.chunk()).await? {
             Ok(Some(chunk)) => chunk,
             Ok(None) => break,
             Err(e) => return Err(format!("the server's answer was cut: {}", describe(&e))),
@@ -356,17 +359,7 @@ async fn relay_stream(
     });
     let mut events = bytes.eventsource();
     loop {
-        let next = if long_lived {
-            events.next().await
-        } else {
-            match tokio::time::timeout(config.body_timeout, events.next()).await {
-                Ok(next) => next,
-                Err(_) => {
-                    return Err(format!("the server's stream stalled for {:?} (--body-timeout)", config.body_timeout));
-                }
-            }
-        };
-        match next {
+        match unless_silent(config, long_lived, "stream", events.next()).await? {
             None => return Ok(()),
             Some(Err(e)) => return Err(format!("the server's stream was cut: {e}")),
             Some(Ok(event)) => {

@@ -67,6 +67,11 @@ fn listening(extra: &[&str]) -> Listening {
 
 /// [`listening`], the stand-in server writing the cancellations it gets to `cancel_log`.
 fn listening_with(extra: &[&str], cancel_log: Option<&std::path::Path>) -> Listening {
+    listening_to(MODERN, extra, cancel_log)
+}
+
+/// The bridge listening in front of the stand-in server `script` (Python).
+fn listening_to(script: &str, extra: &[&str], cancel_log: Option<&std::path::Path>) -> Listening {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let bridge = mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge");
     let mut command = Command::new(bridge);
@@ -76,7 +81,7 @@ fn listening_with(extra: &[&str], cancel_log: Option<&std::path::Path>) -> Liste
     let child = command
         .args(["--listen", &port.to_string()])
         .args(extra)
-        .args(["--", "python3", "-c", MODERN])
+        .args(["--", "python3", "-c", script])
         .stdin(Stdio::null())
         .spawn()
         .unwrap();
@@ -335,19 +340,7 @@ for line in sys.stdin:
 /// subscription confirmed).
 #[test]
 fn a_listen_stream_is_acknowledged_under_the_clients_own_request_id() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let bridge = mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge");
-    let child = Command::new(bridge)
-        .args(["--listen", &port.to_string(), "--", "python3", "-c", LEGACY])
-        .stdin(Stdio::null())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < until, "the bridge did not listen");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let bridge = Listening { child, url: format!("http://127.0.0.1:{port}/mcp") };
+    let bridge = listening_to(LEGACY, &[], None);
     for id in [json!(77), json!("listen-a")] {
         let listen = json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
             "params": {"notifications": {"toolsListChanged": true}, "_meta": meta()}});
