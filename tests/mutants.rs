@@ -184,6 +184,7 @@ fn swap_words(text: &str, a: &str, b: &str) -> String {
     out
 }
 
+#[derive(Debug)]
 enum Outcome {
     /// Through every stage: the crate, the registry and the diff.
     Full,
@@ -487,4 +488,21 @@ fn mutants_of_every_schema_end_in_output_or_diagnostics() {
     if asked.is_none() && total >= 3000 {
         assert_eq!(to_compile.len(), COMPILED, "mutants whose model changed, compiled");
     }
+}
+
+/// A mutant the random runs found (seed 843122900): `Request` and
+/// `SubscribeRequest` swapped in 2025-03-26, so a request type is named
+/// `Request` alone, and its `results` name (the type's name without `Request`)
+/// was empty: the emitter panicked. It goes through every stage now.
+#[test]
+fn a_request_type_named_request_alone_goes_through_every_stage() {
+    let path = support::spec_dir().join("schema/2025-03-26/schema.ts");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (rev, diags) = mcp_spec_codegen::spec::read_revision("2025-03-26".into(), "m".into(), false, &path, &text);
+    assert!(!diags.has_errors(), "{}", diags.render());
+    let items = rev.items.values().map(|i| (i.name.clone(), item_key(i))).collect();
+    let base = Baseline { name: "2025-03-26".into(), path, text: text.clone(), items, rev };
+    let mutant = swap_words(&text, "Request", "SubscribeRequest");
+    assert!(mutant.contains("export interface Request extends SubscribeRequest"), "the swap");
+    assert!(matches!(check_mutant(&base, &mutant, true), Outcome::Full), "{:?}", check_mutant(&base, &mutant, true));
 }

@@ -72,9 +72,10 @@ pub struct Method {
 impl Method {
     /// The name the generated crate's `results` module gives this request's
     /// result: the request's type name without `Request` (`CallTool` for
-    /// `CallToolRequest`), whatever the schema names the result.
+    /// `CallToolRequest`), whatever the schema names the result; a request
+    /// type named `Request` alone keeps its name (nothing would be left).
     pub fn results_name(&self) -> &str {
-        self.message.strip_suffix("Request").unwrap_or(&self.message)
+        self.message.strip_suffix("Request").filter(|n| !n.is_empty()).unwrap_or(&self.message)
     }
 }
 
