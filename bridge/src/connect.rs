@@ -17,7 +17,9 @@ use std::time::Duration;
 
 use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
-use mcp_era_bridge::http::{HttpMethod, HttpRequest, HttpUpstream, Status, StreamId, UpstreamAction, UpstreamInput};
+use mcp_era_bridge::http::{
+    AuthReason, End, HttpMethod, HttpRequest, HttpUpstream, Status, StreamId, TimerId, UpstreamAction, UpstreamInput,
+};
 use mcp_spec_types::http as rules;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Client, Url};
@@ -125,6 +127,7 @@ async fn run(
 ) {
     let mut machine = HttpUpstream::new();
     let mut exchanges: HashMap<StreamId, AbortHandle> = HashMap::new();
+    let mut timers: HashMap<TimerId, AbortHandle> = HashMap::new();
     while let Some(command) = rx.recv().await {
         let input = match command {
             Command::Send(line) => match serde_json::from_str::<Value>(&line) {
@@ -137,8 +140,10 @@ async fn run(
             Command::Close => UpstreamInput::Close,
             Command::Http(input) => input,
         };
-        if let UpstreamInput::Ended { stream, .. } = &input {
-            exchanges.remove(stream);
+        match &input {
+            UpstreamInput::Ended { stream, .. } => drop(exchanges.remove(stream)),
+            UpstreamInput::Timer(timer) => drop(timers.remove(timer)),
+            _ => {}
         }
         for action in machine.handle(input) {
             match action {
@@ -154,8 +159,20 @@ async fn run(
                 }
                 UpstreamAction::Deliver(line) => events(Event::Server(line)),
                 UpstreamAction::Log(note) => eprintln!("mcp-era-bridge: {note}"),
+                UpstreamAction::Wake { timer, after } => {
+                    let report = commands.clone();
+                    let task = tokio::spawn(async move {
+                        tokio::time::sleep(after).await;
+                        let _ = report.send(Command::Http(UpstreamInput::Timer(timer)));
+                    });
+                    timers.insert(timer, task.abort_handle());
+                }
+                UpstreamAction::Authorize(reason) => {
+                    // No OAuth flow here yet: the waiting exchanges end, each naming why.
+                    let _ = commands.send(Command::Http(UpstreamInput::Authorized(Err(unauthorized(&reason)))));
+                }
                 UpstreamAction::Closed => {
-                    for (_, task) in exchanges.drain() {
+                    for (_, task) in exchanges.drain().chain(timers.drain().map(|(_, t)| (StreamId(0), t))) {
                         task.abort();
                     }
                     return events(Event::ServerClosed);
@@ -165,6 +182,19 @@ async fn run(
     }
 }
 
+/// Why the server's credentials cannot be had: the bridge runs no OAuth flow,
+/// so a server that asks for one gets the user's token (`--header`) or nothing.
+fn unauthorized(reason: &AuthReason) -> String {
+    let asked = match reason {
+        AuthReason::Challenged { status, www_authenticate: Some(challenge) } => {
+            format!("HTTP {status}, WWW-Authenticate: {challenge}")
+        }
+        AuthReason::Challenged { status, www_authenticate: None } => format!("HTTP {status}"),
+        AuthReason::Expiring => "the credentials expire".into(),
+    };
+    format!("{asked}; give the bridge a token with --header 'Authorization: Bearer …'")
+}
+
 /// One HTTP exchange: its status, its body (whole, or each event of its
 /// stream), and its end, reported to the machine; a fault ends it with why.
 async fn exchange(io: Arc<Io>, request: HttpRequest, report: mpsc::UnboundedSender<Command>) {
@@ -172,11 +202,14 @@ async fn exchange(io: Arc<Io>, request: HttpRequest, report: mpsc::UnboundedSend
     let send = |input: UpstreamInput| {
         let _ = report.send(Command::Http(input));
     };
-    let fault = run_exchange(&io, request, &send).await.err();
-    send(UpstreamInput::Ended { stream, fault });
+    let end = match run_exchange(&io, request, &send).await {
+        Ok(()) => End::Finished,
+        Err(end) => end,
+    };
+    send(UpstreamInput::Ended { stream, end });
 }
 
-async fn run_exchange(io: &Io, request: HttpRequest, send: &impl Fn(UpstreamInput)) -> Result<(), String> {
+async fn run_exchange(io: &Io, request: HttpRequest, send: &impl Fn(UpstreamInput)) -> Result<(), End> {
     let url = io.config.url.clone();
     let mut builder = match request.method {
         HttpMethod::Post => io.client.post(url),
@@ -191,19 +224,21 @@ async fn run_exchange(io: &Io, request: HttpRequest, send: &impl Fn(UpstreamInpu
     }
     let response = match tokio::time::timeout(io.config.headers_timeout, builder.send()).await {
         Ok(Ok(response)) => response,
-        Ok(Err(e)) => return Err(describe(&e)),
+        Ok(Err(e)) => return Err(End::Failed(describe(&e))),
         Err(_) => {
-            return Err(format!(
+            return Err(End::Failed(format!(
                 "the server sent no answer's headers in {:?} (--headers-timeout)",
                 io.config.headers_timeout
-            ));
+            )));
         }
     };
-    let session_id = response.headers().get(rules::SESSION_ID_HEADER).and_then(|v| v.to_str().ok()).map(String::from);
+    let header = |name| response.headers().get(name).and_then(|v| v.to_str().ok()).map(String::from);
+    let session_id = header(rules::SESSION_ID_HEADER);
+    let www_authenticate = header(reqwest::header::WWW_AUTHENTICATE.as_str());
     let event_stream = is_event_stream(&response);
     let status_ok = response.status().is_success();
     let status = Status::new(response.status().as_u16(), response.status().canonical_reason());
-    send(UpstreamInput::Began { stream: request.stream, status, session_id });
+    send(UpstreamInput::Began { stream: request.stream, status, session_id, www_authenticate });
     if event_stream {
         relay_stream(&io.config, response, request.stream, request.long_lived, send).await
     } else if status_ok {
@@ -235,19 +270,19 @@ fn describe(e: &reqwest::Error) -> String {
 }
 
 /// A whole body, refused past `--max-message` and after a silence of `--body-timeout`.
-async fn read_body(config: &Config, mut response: reqwest::Response) -> Result<Vec<u8>, String> {
+async fn read_body(config: &Config, mut response: reqwest::Response) -> Result<Vec<u8>, End> {
     let max = config.max_message;
     let mut body = Vec::new();
     loop {
         match unless_silent(config, false, "answer", response.chunk()).await? {
             Ok(Some(chunk)) => {
                 if body.len() + chunk.len() > max {
-                    return Err(format!("the server's answer is over {max} bytes (--max-message)"));
+                    return Err(End::Failed(format!("the server's answer is over {max} bytes (--max-message)")));
                 }
                 body.extend_from_slice(&chunk);
             }
             Ok(None) => return Ok(body),
-            Err(e) => return Err(format!("the server's answer was cut: {}", describe(&e))),
+            Err(e) => return Err(End::Cut(format!("the server's answer was cut: {}", describe(&e)))),
         }
     }
 }
@@ -259,13 +294,13 @@ async fn unless_silent<T>(
     long_lived: bool,
     what: &str,
     next: impl std::future::Future<Output = T>,
-) -> Result<T, String> {
+) -> Result<T, End> {
     if long_lived {
         return Ok(next.await);
     }
     tokio::time::timeout(config.body_timeout, next)
         .await
-        .map_err(|_| format!("the server's {what} stalled for {:?} (--body-timeout)", config.body_timeout))
+        .map_err(|_| End::Failed(format!("the server's {what} stalled for {:?} (--body-timeout)", config.body_timeout)))
 }
 
 /// A JSON answer's messages reported as each is whole: one JSON body, or,
@@ -280,14 +315,14 @@ async fn relay_json(
     stream: StreamId,
     long_lived: bool,
     send: &impl Fn(UpstreamInput),
-) -> Result<(), String> {
+) -> Result<(), End> {
     let max = config.max_message;
     let mut pending: Vec<u8> = Vec::new();
     loop {
         let chunk = match unless_silent(config, long_lived, "answer", response.chunk()).await? {
             Ok(Some(chunk)) => chunk,
             Ok(None) => break,
-            Err(e) => return Err(format!("the server's answer was cut: {}", describe(&e))),
+            Err(e) => return Err(End::Cut(format!("the server's answer was cut: {}", describe(&e)))),
         };
         pending.extend_from_slice(&chunk);
         // Every whole value at the front of what came, reported; the rest kept.
@@ -302,20 +337,20 @@ async fn relay_json(
                     start = end;
                 }
                 Some(Err(e)) if e.is_eof() => break,
-                Some(Err(e)) => return Err(format!("the server's answer is not JSON: {e}")),
+                Some(Err(e)) => return Err(End::Failed(format!("the server's answer is not JSON: {e}"))),
                 None => break,
             }
         }
         pending.drain(..start);
         if pending.len() > max {
-            return Err(format!("the server's answer is over {max} bytes (--max-message)"));
+            return Err(End::Failed(format!("the server's answer is over {max} bytes (--max-message)")));
         }
         for data in whole {
-            send(UpstreamInput::Event { stream, data });
+            send(UpstreamInput::Event { stream, data, id: None, retry: None });
         }
     }
     if pending.iter().any(|b| !b.is_ascii_whitespace()) {
-        return Err("the server's answer was cut within a JSON value".into());
+        return Err(End::Cut("the server's answer was cut within a JSON value".into()));
     }
     Ok(())
 }
@@ -344,7 +379,7 @@ async fn relay_stream(
     stream: StreamId,
     long_lived: bool,
     send: &impl Fn(UpstreamInput),
-) -> Result<(), String> {
+) -> Result<(), End> {
     let max = config.max_message;
     // Bytes since the last whole event: an event that grows past the bound
     // stops the stream before it is whole, so memory stays bounded.
@@ -361,10 +396,15 @@ async fn relay_stream(
     loop {
         match unless_silent(config, long_lived, "stream", events.next()).await? {
             None => return Ok(()),
-            Some(Err(e)) => return Err(format!("the server's stream was cut: {e}")),
+            Some(Err(eventsource_stream::EventStreamError::Transport(StreamFault::TooLarge(max)))) => {
+                return Err(End::Failed(format!("the server's stream: an event is over {max} bytes (--max-message)")));
+            }
+            Some(Err(e)) => return Err(End::Cut(format!("the server's stream was cut: {e}"))),
             Some(Ok(event)) => {
                 pending.store(0, Ordering::Relaxed);
-                send(UpstreamInput::Event { stream, data: event.data });
+                // The stream's last event id ("" before any) and the retry this event named.
+                let id = Some(event.id).filter(|id| !id.is_empty());
+                send(UpstreamInput::Event { stream, data: event.data, id, retry: event.retry });
             }
         }
     }

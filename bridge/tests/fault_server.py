@@ -5,7 +5,12 @@ It serves both shapes of the transport at one endpoint:
 - modern (2026-07-28): `server/discover` answered; `tools/call` does what its
   tool's name says (see FAULTS), `echo` answers;
 - legacy (2025-11-25): `initialize` opens a session (`Mcp-Session-Id`
-  `s1`, `s2`, ...); the tool `expire` ends it, so the next request gets 404.
+  `s1`, `s2`, ...); the tool `expire` ends it, so the next request gets 404;
+  the tool `poll` answers with a priming event (an id, `retry: 300`) and
+  closes the connection, and its answer comes on the GET that resumes it with
+  `Last-Event-ID` (2025-11-25's polling);
+- either: the tool `private` wants `Authorization: Bearer let-me-in`, else 401
+  with a `WWW-Authenticate` challenge.
 It writes the port it bound (loopback, chosen by the system) to PORT_FILE, and
 every request it receives, one JSON line each, to PORT_FILE + ".log".
 """
@@ -18,6 +23,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOG_LOCK = threading.Lock()
 SESSIONS = {"live": set(), "next": 1}
+# Calls answered after a reconnection: event id -> (request id, when the stream was closed).
+POLLED = {}
 
 
 def discover(id_):
@@ -66,7 +73,20 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(200, None)
 
     def do_GET(self):
-        self.send_json(405, None)
+        last = self.headers.get("Last-Event-ID")
+        if last not in POLLED:
+            self.record({"GET": self.headers.get("Mcp-Session-Id"), "last_event_id": last})
+            return self.send_json(405, None)
+        id_, closed = POLLED.pop(last)
+        waited_ms = (time.monotonic() - closed) * 1000
+        self.record({"GET": self.headers.get("Mcp-Session-Id"), "last_event_id": last, "waited_ms": waited_ms})
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        answer = text_result(id_, "answered after the reconnection", False)
+        self.wfile.write(f"id: {last}-2\ndata: {json.dumps(answer)}\n\n".encode())
+        self.wfile.flush()
+        self.close_connection = True
 
     def record(self, what):
         with LOG_LOCK, open(sys.argv[1] + ".log", "a") as log:
@@ -111,6 +131,24 @@ class Handler(BaseHTTPRequestHandler):
         if method != "tools/call":
             return self.send_json(200, {"jsonrpc": "2.0", "id": id_, "result": {}})
         name = msg["params"]["name"]
+        if name == "private" and self.headers.get("Authorization") != "Bearer let-me-in":
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if name == "private":
+            return self.send_json(200, text_result(id_, "private", modern))
+        if name == "poll":
+            event_id = f"poll-{id_}"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            self.wfile.write(f"id: {event_id}\nretry: 300\ndata: \n\n".encode())
+            self.wfile.flush()
+            POLLED[event_id] = (id_, time.monotonic())
+            self.close_connection = True
+            return
         if name == "echo":
             return self.send_json(200, text_result(id_, "echo", modern))
         if name == "weather":

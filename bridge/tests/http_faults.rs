@@ -227,6 +227,46 @@ fn an_expired_legacy_session_is_an_error_once_and_a_new_session_for_what_follows
 }
 
 #[test]
+fn a_legacy_servers_stream_closed_before_its_answer_is_resumed_after_retry_with_last_event_id() {
+    // 2025-11-25's polling: the server closes the call's stream after a priming
+    // event (an id, retry 300 ms); the answer comes on the GET that resumes it.
+    let server = FaultServer::start("polling", &["legacy"]);
+    let mut bridge = Bridge::start(&["--connect", &server.url]);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "fault-test", "version": "0"}}});
+    assert!(bridge.call(1, init, Duration::from_secs(15)).get("result").is_some());
+    bridge.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let answer = bridge.call(2, legacy_call(2, "poll"), Duration::from_secs(10));
+    assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!("answered after the reconnection")), "{answer}");
+    assert!(bridge.call(3, legacy_call(3, "echo"), Duration::from_secs(5)).get("result").is_some());
+    assert!(bridge.finish().success());
+    let resumed: Vec<Value> = server.received().into_iter().filter(|r| r.get("waited_ms").is_some()).collect();
+    assert_eq!(resumed.len(), 1, "one GET resumed the call: {resumed:?}");
+    assert_eq!((resumed[0]["GET"].as_str(), resumed[0]["last_event_id"].as_str()), (Some("s1"), Some("poll-2")));
+    let waited = resumed[0]["waited_ms"].as_f64().unwrap();
+    assert!(waited >= 290.0, "the server's retry (300 ms) was respected: {waited} ms");
+}
+
+#[test]
+fn a_server_asking_for_authorization_is_an_error_naming_its_challenge_and_a_token_given_with_header_passes() {
+    let server = FaultServer::start("auth", &[]);
+    let mut bridge = Bridge::start(&["--connect", &server.url]);
+    let refused = bridge.call(1, modern_call(1, "private"), Duration::from_secs(15));
+    let message = error_message(&refused);
+    assert!(message.contains("HTTP 401") && message.contains("resource_metadata="), "{refused}");
+    assert!(message.contains("--header 'Authorization: Bearer"), "{refused}");
+    assert!(
+        bridge.call(2, modern_call(2, "echo"), Duration::from_secs(5)).get("result").is_some(),
+        "the session goes on"
+    );
+    assert!(bridge.finish().success());
+    let mut bridge = Bridge::start(&["--connect", &server.url, "--header", "Authorization: Bearer let-me-in"]);
+    let answer = bridge.call(1, modern_call(1, "private"), Duration::from_secs(15));
+    assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!("private")), "{answer}");
+    assert!(bridge.finish().success());
+}
+
+#[test]
 fn an_unreachable_server_is_an_error_to_each_request_soon() {
     // A port nothing listens on: bound, then released.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();

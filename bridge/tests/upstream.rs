@@ -2,7 +2,12 @@
 //! socket: each case feeds it what an HTTP exchange would report and checks
 //! what it asks for and what it delivers.
 
-use mcp_era_bridge::http::{HttpMethod, HttpRequest, HttpUpstream, Status, StreamId, UpstreamAction, UpstreamInput};
+use std::time::Duration;
+
+use mcp_era_bridge::http::{
+    AuthReason, Credentials, End, HttpMethod, HttpRequest, HttpUpstream, MAX_QUIET_RESUMES, Status, StreamId, TimerId,
+    UpstreamAction, UpstreamInput,
+};
 use serde_json::{Value, json};
 
 /// The exchanges it asks for.
@@ -53,7 +58,12 @@ fn meta() -> Value {
 }
 
 fn began(stream: StreamId, status: u16, session: Option<&str>) -> UpstreamInput {
-    UpstreamInput::Began { stream, status: Status::new(status, None), session_id: session.map(String::from) }
+    UpstreamInput::Began {
+        stream,
+        status: Status::new(status, None),
+        session_id: session.map(String::from),
+        www_authenticate: None,
+    }
 }
 
 fn body(stream: StreamId, value: Value) -> UpstreamInput {
@@ -61,7 +71,32 @@ fn body(stream: StreamId, value: Value) -> UpstreamInput {
 }
 
 fn event(stream: StreamId, value: Value) -> UpstreamInput {
-    UpstreamInput::Event { stream, data: value.to_string() }
+    UpstreamInput::Event { stream, data: value.to_string(), id: None, retry: None }
+}
+
+/// An SSE event with its stream's last event id, and a `retry` if it names one.
+fn event_with_id(stream: StreamId, data: &str, id: &str, retry_ms: Option<u64>) -> UpstreamInput {
+    UpstreamInput::Event {
+        stream,
+        data: data.to_string(),
+        id: Some(id.to_string()),
+        retry: retry_ms.map(Duration::from_millis),
+    }
+}
+
+fn ended(stream: StreamId) -> UpstreamInput {
+    UpstreamInput::Ended { stream, end: End::Finished }
+}
+
+/// The timers it asks for.
+fn wakes(actions: &[UpstreamAction]) -> Vec<(TimerId, Duration)> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            UpstreamAction::Wake { timer, after } => Some((*timer, *after)),
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
@@ -80,7 +115,7 @@ fn a_modern_request_is_a_post_with_its_headers_and_its_answer_is_delivered() {
     assert_eq!(delivered(&actions), [answer]);
     assert_eq!(up.in_flight(), 0);
     // What the driver still reports of it is ignored.
-    assert!(up.handle(UpstreamInput::Ended { stream: r.stream, fault: None }).is_empty());
+    assert!(up.handle(ended(r.stream)).is_empty());
 }
 
 #[test]
@@ -121,12 +156,12 @@ fn a_cut_stream_and_a_stream_ended_before_its_answer_are_errors_to_the_request()
     };
     let cut = send(&mut up, 1);
     let actions =
-        up.handle(UpstreamInput::Ended { stream: cut, fault: Some("the server's stream was cut: reset".into()) });
+        up.handle(UpstreamInput::Ended { stream: cut, end: End::Cut("the server's stream was cut: reset".into()) });
     let error = &delivered(&actions)[0];
     assert_eq!((error["id"].clone(), error["error"]["code"].clone()), (json!(1), json!(-32603)));
     assert!(error["error"]["message"].as_str().unwrap().contains("cut: reset"), "{error}");
     let ended = send(&mut up, 2);
-    let error = &delivered(&up.handle(UpstreamInput::Ended { stream: ended, fault: None }))[0];
+    let error = &delivered(&up.handle(self::ended(ended)))[0];
     assert!(error["error"]["message"].as_str().unwrap().contains("ended before its answer"), "{error}");
     assert_eq!(up.in_flight(), 0);
 }
@@ -258,4 +293,229 @@ fn a_probe_refused_without_a_modern_error_is_a_legacy_servers_refusal_and_a_json
     up.handle(began(r.stream, 502, None));
     let answer = &delivered(&up.handle(UpstreamInput::Body { stream: r.stream, body: b"Bad Gateway".to_vec() }))[0];
     assert!(answer["error"]["message"].as_str().unwrap().contains("HTTP 502 with no JSON-RPC answer (Bad Gateway)"));
+}
+
+/// A legacy session open, its GET stream begun; the GET's stream id.
+fn listening_legacy_session(up: &mut HttpUpstream) -> StreamId {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+    let r = one_request(&up.handle(UpstreamInput::Send(init)));
+    up.handle(began(r.stream, 200, Some("s-1")));
+    let answer = json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {},
+        "serverInfo": {"name": "s", "version": "1"}}});
+    up.handle(body(r.stream, answer));
+    let r =
+        one_request(&up.handle(UpstreamInput::Send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))));
+    let get = one_request(&up.handle(began(r.stream, 202, None)));
+    assert!(up.handle(began(get.stream, 200, None)).is_empty());
+    get.stream
+}
+
+/// A `tools/call` out on a legacy session, answered with an event stream that
+/// primed its cursor (`e-1`, retry 500 ms): its stream.
+fn primed_call(up: &mut HttpUpstream, id: i64) -> StreamId {
+    let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "slow"}});
+    let r = one_request(&up.handle(UpstreamInput::Send(call)));
+    up.handle(began(r.stream, 200, None));
+    assert!(up.handle(event_with_id(r.stream, "", "e-1", Some(500))).is_empty(), "a priming event delivers nothing");
+    r.stream
+}
+
+#[test]
+fn a_stream_closed_before_its_answer_is_resumed_after_retry_with_last_event_id() {
+    let mut up = HttpUpstream::new();
+    listening_legacy_session(&mut up);
+    let call = primed_call(&mut up, 7);
+    // The server closes the connection (polling): no error, a timer for the retry it named.
+    let actions = up.handle(ended(call));
+    assert!(delivered(&actions).is_empty(), "{actions:?}");
+    assert!(requests(&actions).is_empty(), "nothing before the retry: {actions:?}");
+    let [(timer, after)] = wakes(&actions)[..] else { panic!("one timer: {actions:?}") };
+    assert_eq!(after, Duration::from_millis(500), "the server's retry");
+    // Then a GET that resumes it.
+    let get = one_request(&up.handle(UpstreamInput::Timer(timer)));
+    assert_eq!((get.method, get.body.clone(), get.long_lived), (HttpMethod::Get, None, false));
+    assert_eq!(header(&get, "Last-Event-ID"), Some("e-1"));
+    assert_eq!(header(&get, "Mcp-Session-Id"), Some("s-1"));
+    assert_eq!(header(&get, "Accept"), Some("text/event-stream"));
+    up.handle(began(get.stream, 200, Some("s-1")));
+    let answer = json!({"jsonrpc": "2.0", "id": 7, "result": {"content": []}});
+    let actions = up.handle(event_with_id(get.stream, &answer.to_string(), "e-2", None));
+    assert_eq!(delivered(&actions), [answer], "the answer on the resumed stream is the call's");
+    assert_eq!(stopped(&actions), [get.stream]);
+    // A timer fired twice, or a stale one, does nothing.
+    assert!(up.handle(UpstreamInput::Timer(timer)).is_empty());
+}
+
+#[test]
+fn a_cut_stream_is_resumed_and_one_the_driver_gave_up_on_is_an_error() {
+    let mut up = HttpUpstream::new();
+    listening_legacy_session(&mut up);
+    let call = primed_call(&mut up, 8);
+    let actions = up.handle(UpstreamInput::Ended { stream: call, end: End::Cut("connection reset".into()) });
+    assert_eq!(wakes(&actions).len(), 1, "a cut is resumed: {actions:?}");
+    assert!(delivered(&actions).is_empty());
+    // A stream that stalled past the driver's bound is not resumed: its silence was the fault.
+    let stalled = primed_call(&mut up, 9);
+    let actions =
+        up.handle(UpstreamInput::Ended { stream: stalled, end: End::Failed("stalled (--body-timeout)".into()) });
+    assert!(wakes(&actions).is_empty(), "{actions:?}");
+    let error = &delivered(&actions)[0];
+    assert_eq!(error["id"], 9);
+    assert!(error["error"]["message"].as_str().unwrap().contains("--body-timeout"), "{error}");
+    // A stream that named no event id cannot be resumed: ended before its answer.
+    let call = json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "slow"}});
+    let r = one_request(&up.handle(UpstreamInput::Send(call)));
+    up.handle(began(r.stream, 200, None));
+    let error = &delivered(&up.handle(ended(r.stream)))[0];
+    assert!(error["error"]["message"].as_str().unwrap().contains("ended before its answer"), "{error}");
+}
+
+#[test]
+fn the_modern_shape_resumes_nothing() {
+    // 2026-07-28: "Resumable SSE streams via Last-Event-ID are not supported."
+    let mut up = HttpUpstream::new();
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "slow", "_meta": meta()}});
+    let r = one_request(&up.handle(UpstreamInput::Send(call)));
+    up.handle(began(r.stream, 200, None));
+    up.handle(event_with_id(r.stream, "", "e-1", Some(10)));
+    let actions = up.handle(ended(r.stream));
+    assert!(wakes(&actions).is_empty(), "{actions:?}");
+    assert_eq!(delivered(&actions)[0]["error"]["code"], -32603);
+}
+
+#[test]
+fn reconnections_that_bring_nothing_give_up_after_the_limit_and_a_message_resets_the_count() {
+    let mut up = HttpUpstream::new();
+    listening_legacy_session(&mut up);
+    let mut stream = primed_call(&mut up, 11);
+    let mut resumes = 0;
+    let error = loop {
+        let actions = up.handle(ended(stream));
+        match wakes(&actions)[..] {
+            [(timer, _)] => {
+                resumes += 1;
+                let get = one_request(&up.handle(UpstreamInput::Timer(timer)));
+                up.handle(began(get.stream, 200, None));
+                up.handle(event_with_id(get.stream, "", &format!("e-{resumes}"), None));
+                if resumes == 3 {
+                    // A progress notification: the call is alive, the count starts again.
+                    let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                        "params": {"progressToken": 1, "progress": 1}});
+                    up.handle(event_with_id(get.stream, &progress.to_string(), "e-p", None));
+                }
+                stream = get.stream;
+            }
+            [] => break delivered(&actions)[0].clone(),
+            _ => panic!("{actions:?}"),
+        }
+        assert!(resumes <= 3 + MAX_QUIET_RESUMES as usize, "never a loop");
+    };
+    assert_eq!(resumes, 3 + MAX_QUIET_RESUMES as usize, "the count restarted after the message");
+    assert_eq!(error["id"], 11);
+}
+
+#[test]
+fn a_cancelled_request_is_not_resumed_and_closing_forgets_the_timers() {
+    let mut up = HttpUpstream::new();
+    listening_legacy_session(&mut up);
+    let call = primed_call(&mut up, 12);
+    let [(timer, _)] = wakes(&up.handle(ended(call)))[..] else { panic!() };
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 12}});
+    let sent = one_request(&up.handle(UpstreamInput::Send(cancel)));
+    assert_eq!(sent.method, HttpMethod::Post, "the server is told");
+    assert!(up.handle(UpstreamInput::Timer(timer)).is_empty(), "the cancelled call's stream is not resumed");
+    let call = primed_call(&mut up, 13);
+    let [(timer, _)] = wakes(&up.handle(ended(call)))[..] else { panic!() };
+    up.handle(UpstreamInput::Close);
+    assert!(up.handle(UpstreamInput::Timer(timer)).is_empty());
+}
+
+#[test]
+fn the_legacy_get_stream_is_resumed_with_its_last_event_id() {
+    let mut up = HttpUpstream::new();
+    let get = listening_legacy_session(&mut up);
+    let ping = json!({"jsonrpc": "2.0", "id": "s-q", "method": "ping"});
+    assert_eq!(delivered(&up.handle(event_with_id(get, &ping.to_string(), "g-4", Some(250)))), [ping]);
+    let [(timer, after)] = wakes(&up.handle(ended(get)))[..] else { panic!() };
+    assert_eq!(after, Duration::from_millis(250));
+    let again = one_request(&up.handle(UpstreamInput::Timer(timer)));
+    assert_eq!((again.method, again.long_lived), (HttpMethod::Get, true));
+    assert_eq!(header(&again, "Last-Event-ID"), Some("g-4"));
+}
+
+fn challenge(stream: StreamId, status: u16, www_authenticate: &str) -> UpstreamInput {
+    UpstreamInput::Began {
+        stream,
+        status: Status::new(status, None),
+        session_id: None,
+        www_authenticate: Some(www_authenticate.to_string()),
+    }
+}
+
+#[test]
+fn a_401_parks_the_request_and_every_later_one_until_authorized_then_each_goes_again_with_the_credentials() {
+    let mut up = HttpUpstream::new();
+    let call =
+        |id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "x", "_meta": meta()}});
+    let first = one_request(&up.handle(UpstreamInput::Send(call(1))));
+    let www = r#"Bearer resource_metadata="https://s.example/.well-known/oauth-protected-resource""#;
+    let actions = up.handle(challenge(first.stream, 401, www));
+    assert_eq!(stopped(&actions), [first.stream]);
+    let asked: Vec<_> = actions.iter().filter(|a| matches!(a, UpstreamAction::Authorize(_))).collect();
+    assert_eq!(
+        asked,
+        [&UpstreamAction::Authorize(AuthReason::Challenged {
+            status: Status::new(401, None),
+            www_authenticate: Some(www.into())
+        })]
+    );
+    assert!(delivered(&actions).is_empty(), "the request waits; it is not answered");
+    // A request made meanwhile waits too; nothing is asked twice.
+    let actions = up.handle(UpstreamInput::Send(call(2)));
+    assert!(actions.is_empty(), "{actions:?}");
+    let granted = Credentials { authorization: "Bearer t-1".into(), refresh_after: Some(Duration::from_secs(50)) };
+    let actions = up.handle(UpstreamInput::Authorized(Ok(granted)));
+    let sent = requests(&actions);
+    assert_eq!(sent.len(), 2, "{actions:?}");
+    for (r, id) in sent.iter().zip([1, 2]) {
+        assert_eq!(header(r, "Authorization"), Some("Bearer t-1"));
+        assert_eq!(r.body.as_deref().map(|b| serde_json::from_str::<Value>(b).unwrap()), Some(call(id)));
+        assert_ne!(r.stream, first.stream, "a new exchange");
+    }
+    let [(refresh, after)] = wakes(&actions)[..] else { panic!("{actions:?}") };
+    assert_eq!(after, Duration::from_secs(50));
+    // The refresh is asked when its time comes; requests do not wait for it.
+    assert_eq!(up.handle(UpstreamInput::Timer(refresh)), [UpstreamAction::Authorize(AuthReason::Expiring)]);
+    let r = one_request(&up.handle(UpstreamInput::Send(call(3))));
+    assert_eq!(header(&r, "Authorization"), Some("Bearer t-1"));
+    up.handle(UpstreamInput::Authorized(Ok(Credentials { authorization: "Bearer t-2".into(), refresh_after: None })));
+    assert_eq!(header(&one_request(&up.handle(UpstreamInput::Send(call(4)))), "Authorization"), Some("Bearer t-2"));
+}
+
+#[test]
+fn authorization_that_fails_answers_every_waiting_request_with_why_and_a_403_without_insufficient_scope_is_an_answer() {
+    let mut up = HttpUpstream::new();
+    let call =
+        |id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "x", "_meta": meta()}});
+    let r = one_request(&up.handle(UpstreamInput::Send(call(1))));
+    up.handle(challenge(r.stream, 403, r#"Bearer error="insufficient_scope", scope="files:write""#));
+    up.handle(UpstreamInput::Send(call(2)));
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1, "_meta": meta()}});
+    up.handle(UpstreamInput::Send(note));
+    let actions = up.handle(UpstreamInput::Authorized(Err("the user closed the browser".into())));
+    let errors = delivered(&actions);
+    assert_eq!(errors.iter().map(|e| e["id"].clone()).collect::<Vec<_>>(), [json!(1), json!(2)]);
+    for e in &errors {
+        let message = e["error"]["message"].as_str().unwrap();
+        assert!(message.contains("asks for authorization: the user closed the browser"), "{message}");
+    }
+    assert!(requests(&actions).is_empty());
+    assert_eq!(up.in_flight(), 0);
+    // A 403 for another reason is the server's answer to the request, not a challenge.
+    let r = one_request(&up.handle(UpstreamInput::Send(call(3))));
+    let actions = up.handle(challenge(r.stream, 403, r#"Bearer error="invalid_token""#));
+    assert!(!actions.iter().any(|a| matches!(a, UpstreamAction::Authorize(_))), "{actions:?}");
+    let refusal = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": "forbidden"}});
+    assert_eq!(delivered(&up.handle(body(r.stream, refusal)))[0]["error"]["message"], "forbidden");
 }

@@ -27,7 +27,10 @@ pub fn modern_status_of_error(code: i64) -> u16 {
 
 pub use downstream::{HttpDownstream, Route, client_identity};
 pub use tools::{Invalid, ToolBook};
-pub use upstream::{HttpMethod, HttpRequest, HttpUpstream, Shape, Status, StreamId, UpstreamAction, UpstreamInput};
+pub use upstream::{
+    AuthReason, Credentials, DEFAULT_RETRY, End, HttpMethod, HttpRequest, HttpUpstream, MAX_QUIET_RESUMES, Shape,
+    Status, StreamId, TimerId, UpstreamAction, UpstreamInput,
+};
 
 #[cfg(test)]
 mod tests {

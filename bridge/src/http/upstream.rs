@@ -29,12 +29,30 @@
 //!   session as a legacy server's refusal (`-32601`), so it falls back to
 //!   `initialize`; a client's own `server/discover` gets the server's answer.
 //!
+//! - **Resumption** (2025-11-25's polling and redelivery; the session shape
+//!   only, 2026-07-28 has none): each SSE stream keeps its last event id and
+//!   `retry`. A stream that ends, or is cut, before its answer while it has an
+//!   event id is resumed: after `retry` (else [`DEFAULT_RETRY`]) the machine
+//!   asks for a timer ([`UpstreamAction::Wake`]), and when it fires, a GET with
+//!   `Last-Event-ID` carries on where the stream stopped; the legacy GET stream
+//!   likewise. A run of [`MAX_QUIET_RESUMES`] reconnections that bring no
+//!   message gives up, with an error to the request.
+//! - **Authorization**: a `401` (or a `403` whose `WWW-Authenticate` says
+//!   `insufficient_scope`) asks the driver to authorize
+//!   ([`UpstreamAction::Authorize`]); the exchange is parked, and so is every
+//!   one that starts until the driver tells the credentials or why there are
+//!   none ([`UpstreamInput::Authorized`]): then each goes out again with them
+//!   (a refused request was not acted on), or ends with the reason. Credentials
+//!   that expire ask for a timer, and their refresh when it fires, without
+//!   holding anything meanwhile. The flow's own HTTP exchanges are the driver's.
+//!
 //! Every fault is an error to the request that met it, with why: a transport
 //! fault the driver reports (unreachable, a timeout it names, a body over the
 //! bound), a status without a JSON-RPC answer, a stream that ends before its
-//! answer.
+//! answer (and cannot be resumed).
 
 use std::collections::{BTreeMap, VecDeque};
+use std::time::Duration;
 
 use mcp_spec_types::http as rules;
 use serde_json::Value;
@@ -45,6 +63,18 @@ use crate::{error_response, method, modern};
 /// One HTTP exchange of the machine's, named by the machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct StreamId(pub u64);
+
+/// A timer the machine asked for ([`UpstreamAction::Wake`]), named by the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TimerId(pub u64);
+
+/// How long to wait before resuming a stream whose server named no `retry`.
+pub const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+
+/// Reconnections in a row that bring no message before a stream is given up:
+/// a server that polls (closes each connection after a priming event) keeps a
+/// silent call alive this many times its `retry`, plus each GET's own wait.
+pub const MAX_QUIET_RESUMES: u32 = 10;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HttpMethod {
@@ -97,19 +127,65 @@ impl std::fmt::Display for Status {
 pub enum UpstreamInput {
     /// A message of the session's, for the server.
     Send(Value),
-    /// An exchange's answer began: its status and its `Mcp-Session-Id`. Its
-    /// body comes next, whole ([`Body`](Self::Body)) or as the events of a
-    /// stream ([`Event`](Self::Event)), as its content type says.
-    Began { stream: StreamId, status: Status, session_id: Option<String> },
+    /// An exchange's answer began: its status, its `Mcp-Session-Id` and its
+    /// `WWW-Authenticate`. Its body comes next, whole ([`Body`](Self::Body)) or
+    /// as the events of a stream ([`Event`](Self::Event)), as its content type says.
+    Began { stream: StreamId, status: Status, session_id: Option<String>, www_authenticate: Option<String> },
     /// The whole body of an answer that is not an event stream.
     Body { stream: StreamId, body: Vec<u8> },
-    /// One event of an answer's event stream: its data.
-    Event { stream: StreamId, data: String },
-    /// The exchange is over: its body or stream ended (`None`), or the
-    /// transport failed (`Some(why)`, a timeout naming itself).
-    Ended { stream: StreamId, fault: Option<String> },
+    /// One event of an answer's event stream: its data, the stream's last
+    /// event id (the SSE standard's: it stays until an event sets another)
+    /// and the `retry` it named.
+    Event { stream: StreamId, data: String, id: Option<String>, retry: Option<Duration> },
+    /// The exchange is over, and how.
+    Ended { stream: StreamId, end: End },
+    /// A timer asked for with [`UpstreamAction::Wake`] fired.
+    Timer(TimerId),
+    /// What came of [`UpstreamAction::Authorize`]: the credentials, or why there are none.
+    Authorized(Result<Credentials, String>),
     /// The session is over: stop everything, end the server's session.
     Close,
+}
+
+/// How an exchange ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Its body or stream ended as HTTP ends them.
+    Finished,
+    /// The connection broke within the answer: what came stands, and a stream
+    /// with an event id can be resumed.
+    Cut(String),
+    /// The driver gave up on it (the server unreachable, a timeout naming
+    /// itself, a message over the bound): never resumed.
+    Failed(String),
+}
+
+impl End {
+    fn fault(&self) -> Option<&str> {
+        match self {
+            End::Finished => None,
+            End::Cut(why) | End::Failed(why) => Some(why),
+        }
+    }
+}
+
+/// What the driver got by authorizing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Credentials {
+    /// The `Authorization` header's value for every exchange from now on.
+    pub authorization: String,
+    /// When to ask for fresh ones (before they expire), if ever.
+    pub refresh_after: Option<Duration>,
+}
+
+/// Why the driver is asked to authorize.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuthReason {
+    /// The server refused an exchange for its credentials (`401`, or `403`
+    /// with `insufficient_scope`): everything waits for the answer.
+    Challenged { status: Status, www_authenticate: Option<String> },
+    /// The credentials are about to expire: nothing waits meanwhile.
+    Expiring,
 }
 
 /// What to do, returned by [`HttpUpstream::handle`].
@@ -123,6 +199,13 @@ pub enum UpstreamAction {
     Deliver(String),
     /// A note for the log (stderr), never the protocol stream.
     Log(String),
+    /// Feed [`UpstreamInput::Timer`] after this long.
+    Wake {
+        timer: TimerId,
+        after: Duration,
+    },
+    /// Authorize (the flow is the driver's), then feed [`UpstreamInput::Authorized`].
+    Authorize(AuthReason),
     /// Everything is over after [`UpstreamInput::Close`].
     Closed,
 }
@@ -187,7 +270,40 @@ enum Purpose {
 #[derive(Clone, Debug)]
 struct Exchange {
     purpose: Purpose,
+    /// What was asked, to ask again once authorized.
+    request: HttpRequest,
     status: Option<Status>,
+    /// The stream's last event id and `retry`, to resume it.
+    cursor: Option<String>,
+    retry: Option<Duration>,
+    /// Whether a message came on it, and the reconnections before it that brought none.
+    heard: bool,
+    quiet: u32,
+}
+
+impl Exchange {
+    fn new(purpose: Purpose, request: HttpRequest) -> Exchange {
+        Exchange { purpose, request, status: None, cursor: None, retry: None, heard: false, quiet: 0 }
+    }
+}
+
+/// What a timer is for.
+#[derive(Clone, Debug)]
+enum Timer {
+    /// A stream to resume.
+    Resume(Box<Exchange>),
+    /// The credentials to refresh.
+    Refresh,
+}
+
+/// Where authorization stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Asking {
+    No,
+    /// A refresh is out; exchanges go on with the credentials they have.
+    Refresh,
+    /// The server refused: exchanges are parked until the answer.
+    Challenge,
 }
 
 /// The server's side over Streamable HTTP. See the module's docs.
@@ -199,6 +315,12 @@ pub struct HttpUpstream {
     next: u64,
     /// Messages that wait for the legacy session to open.
     held: VecDeque<Value>,
+    timers: BTreeMap<TimerId, Timer>,
+    /// The `Authorization` of every exchange, once the driver told it.
+    authorization: Option<String>,
+    asking: Asking,
+    /// Exchanges that wait for authorization, in order.
+    parked: Vec<Exchange>,
     closing: bool,
 }
 
@@ -216,6 +338,10 @@ impl HttpUpstream {
             exchanges: BTreeMap::new(),
             next: 1,
             held: VecDeque::new(),
+            timers: BTreeMap::new(),
+            authorization: None,
+            asking: Asking::No,
+            parked: Vec::new(),
             closing: false,
         }
     }
@@ -234,10 +360,14 @@ impl HttpUpstream {
         let mut out = Vec::new();
         match input {
             UpstreamInput::Send(message) => self.send(message, &mut out),
-            UpstreamInput::Began { stream, status, session_id } => self.began(stream, status, session_id, &mut out),
+            UpstreamInput::Began { stream, status, session_id, www_authenticate } => {
+                self.began(stream, status, session_id, www_authenticate, &mut out)
+            }
             UpstreamInput::Body { stream, body } => self.body(stream, body, &mut out),
-            UpstreamInput::Event { stream, data } => self.event(stream, data, &mut out),
-            UpstreamInput::Ended { stream, fault } => self.ended(stream, fault, &mut out),
+            UpstreamInput::Event { stream, data, id, retry } => self.event(stream, data, id, retry, &mut out),
+            UpstreamInput::Ended { stream, end } => self.ended(stream, end, &mut out),
+            UpstreamInput::Timer(timer) => self.timer(timer, &mut out),
+            UpstreamInput::Authorized(answer) => self.authorized(answer, &mut out),
             UpstreamInput::Close => self.close(&mut out),
         }
         out
@@ -282,6 +412,11 @@ impl HttpUpstream {
         match (method, id) {
             (Some(method), Some(id)) => self.post(Purpose::Request { id, method }, &message, out),
             (Some(method), None) => {
+                if method == method::CANCELLED {
+                    // A cancelled request's stream is not resumed.
+                    let cancelled = message.pointer("/params/requestId");
+                    self.timers.retain(|_, t| !matches!(t, Timer::Resume(e) if matches!(&e.purpose, Purpose::Request { id, .. } if Some(id) == cancelled)));
+                }
                 if method == method::CANCELLED && matches!(self.shape, Shape::PerRequest) {
                     // The per-request shape cancels by closing the request's stream.
                     let cancelled = message.pointer("/params/requestId");
@@ -336,15 +471,32 @@ impl HttpUpstream {
             Shape::PerRequest => headers.extend(minimal_headers(message)),
         }
         let long_lived = matches!(&purpose, Purpose::Request { method, .. } if method == method::LISTEN);
-        let stream = self.stream();
-        self.exchanges.insert(stream, Exchange { purpose, status: None });
-        out.push(UpstreamAction::Http(HttpRequest {
-            stream,
+        let request = HttpRequest {
+            stream: StreamId(0),
             method: HttpMethod::Post,
             headers,
             body: Some(message.to_string()),
             long_lived,
-        }));
+        };
+        self.start(Exchange::new(purpose, request), out);
+    }
+
+    /// An exchange goes out under a new id, with the credentials; or is
+    /// parked while the server's challenge is being answered.
+    fn start(&mut self, mut exchange: Exchange, out: &mut Vec<UpstreamAction>) {
+        if self.asking == Asking::Challenge {
+            return self.parked.push(exchange);
+        }
+        if let Some(authorization) = &self.authorization {
+            let headers = &mut exchange.request.headers;
+            headers.retain(|(name, _)| !name.eq_ignore_ascii_case(AUTHORIZATION));
+            headers.push((AUTHORIZATION.to_string(), authorization.clone()));
+        }
+        let stream = self.stream();
+        exchange.request.stream = stream;
+        exchange.status = None;
+        out.push(UpstreamAction::Http(exchange.request.clone()));
+        self.exchanges.insert(stream, exchange);
     }
 
     /// Opens an expired session again: the client's `initialize` first.
@@ -389,15 +541,9 @@ impl HttpUpstream {
         session.listening = true;
         let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
         headers.extend(session.headers());
-        let stream = self.stream();
-        self.exchanges.insert(stream, Exchange { purpose: Purpose::Listen, status: None });
-        out.push(UpstreamAction::Http(HttpRequest {
-            stream,
-            method: HttpMethod::Get,
-            headers,
-            body: None,
-            long_lived: true,
-        }));
+        let request =
+            HttpRequest { stream: StreamId(0), method: HttpMethod::Get, headers, body: None, long_lived: true };
+        self.start(Exchange::new(Purpose::Listen, request), out);
     }
 
     fn stop(&mut self, stream: StreamId, out: &mut Vec<UpstreamAction>) {
@@ -406,7 +552,22 @@ impl HttpUpstream {
         }
     }
 
-    fn began(&mut self, stream: StreamId, status: Status, session_id: Option<String>, out: &mut Vec<UpstreamAction>) {
+    fn began(
+        &mut self,
+        stream: StreamId,
+        status: Status,
+        session_id: Option<String>,
+        www_authenticate: Option<String>,
+        out: &mut Vec<UpstreamAction>,
+    ) {
+        let challenged = status.code == 401
+            || (status.code == 403 && www_authenticate.as_deref().is_some_and(|c| c.contains("insufficient_scope")));
+        if challenged
+            && !self.closing
+            && !matches!(self.exchanges.get(&stream).map(|e| &e.purpose), None | Some(Purpose::End))
+        {
+            return self.challenged(stream, status, www_authenticate, out);
+        }
         let Some(exchange) = self.exchanges.get_mut(&stream) else { return };
         exchange.status = Some(status.clone());
         let purpose = exchange.purpose.clone();
@@ -505,11 +666,25 @@ impl HttpUpstream {
         }
     }
 
-    fn event(&mut self, stream: StreamId, data: String, out: &mut Vec<UpstreamAction>) {
-        let Some(exchange) = self.exchanges.get(&stream) else { return };
+    fn event(
+        &mut self,
+        stream: StreamId,
+        data: String,
+        id: Option<String>,
+        retry: Option<Duration>,
+        out: &mut Vec<UpstreamAction>,
+    ) {
+        let Some(exchange) = self.exchanges.get_mut(&stream) else { return };
+        if let Some(id) = id.filter(|id| !id.is_empty()) {
+            exchange.cursor = Some(id);
+        }
+        if retry.is_some() {
+            exchange.retry = retry;
+        }
         if data.trim().is_empty() {
             return; // A priming event or a keep-alive.
         }
+        exchange.heard = true;
         let message: Value = match serde_json::from_str(&data) {
             Ok(m) => m,
             Err(e) => {
@@ -536,8 +711,10 @@ impl HttpUpstream {
         }
     }
 
-    fn ended(&mut self, stream: StreamId, fault_of: Option<String>, out: &mut Vec<UpstreamAction>) {
+    fn ended(&mut self, stream: StreamId, end: End, out: &mut Vec<UpstreamAction>) {
         let Some(exchange) = self.exchanges.remove(&stream) else { return };
+        let Some(exchange) = self.resume(exchange, &end, out) else { return };
+        let fault_of = end.fault().map(str::to_string);
         match exchange.purpose {
             Purpose::Request { id, method } => {
                 // Not answered (an answer stops the exchange first).
@@ -584,6 +761,122 @@ impl HttpUpstream {
         }
     }
 
+    /// A stream that ended before its answer, resumed after its `retry` when
+    /// it can be (it is given back when not): the session shape, a stream
+    /// with an event id, not given up by the driver, not too many quiet tries.
+    fn resume(&mut self, mut exchange: Exchange, end: &End, out: &mut Vec<UpstreamAction>) -> Option<Exchange> {
+        let open = self.session().is_some_and(|s| s.state == SessionState::Open && s.id.is_some());
+        // Reconnections since the last message.
+        let quiet = if exchange.heard { 0 } else { exchange.quiet };
+        let resumable = matches!(exchange.purpose, Purpose::Request { .. } | Purpose::Listen)
+            && exchange.status.as_ref().is_some_and(Status::success)
+            && !matches!(end, End::Failed(_))
+            && !self.closing
+            && open;
+        let Some(cursor) = exchange.cursor.clone().filter(|_| resumable) else { return Some(exchange) };
+        let what = match &exchange.purpose {
+            Purpose::Request { id, method } => format!("{method} ({id})"),
+            _ => "the server's GET stream".into(),
+        };
+        if quiet >= MAX_QUIET_RESUMES {
+            out.push(UpstreamAction::Log(format!(
+                "{what}: {MAX_QUIET_RESUMES} reconnections brought nothing: given up"
+            )));
+            return Some(exchange);
+        }
+        let after = exchange.retry.unwrap_or(DEFAULT_RETRY);
+        let how = end.fault().map_or("ended".to_string(), |why| format!("was cut ({why})"));
+        out.push(UpstreamAction::Log(format!(
+            "{what}: the stream {how} before its answer; resuming after {after:?} from event {cursor:?}"
+        )));
+        exchange.quiet = quiet + 1;
+        exchange.heard = false;
+        let timer = self.timer_id();
+        self.timers.insert(timer, Timer::Resume(Box::new(exchange)));
+        out.push(UpstreamAction::Wake { timer, after });
+        None
+    }
+
+    fn timer_id(&mut self) -> TimerId {
+        let id = TimerId(self.next);
+        self.next += 1;
+        id
+    }
+
+    fn timer(&mut self, timer: TimerId, out: &mut Vec<UpstreamAction>) {
+        match self.timers.remove(&timer) {
+            Some(Timer::Refresh) if self.asking == Asking::No && !self.closing => {
+                self.asking = Asking::Refresh;
+                out.push(UpstreamAction::Authorize(AuthReason::Expiring));
+            }
+            None | Some(Timer::Refresh) => {}
+            Some(Timer::Resume(mut exchange)) => {
+                if self.closing {
+                    return;
+                }
+                // A GET with the session's headers and Last-Event-ID, read as the stream it resumes.
+                let Some(session) = self.session() else { return };
+                let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
+                headers.extend(session.headers());
+                headers.push((LAST_EVENT_ID.to_string(), exchange.cursor.clone().unwrap_or_default()));
+                let long_lived = exchange.request.long_lived || matches!(exchange.purpose, Purpose::Listen);
+                exchange.request =
+                    HttpRequest { stream: StreamId(0), method: HttpMethod::Get, headers, body: None, long_lived };
+                self.start(*exchange, out);
+            }
+        }
+    }
+
+    /// The server refused an exchange for its credentials: it waits, with
+    /// every exchange after it, for the driver to authorize.
+    fn challenged(
+        &mut self,
+        stream: StreamId,
+        status: Status,
+        www_authenticate: Option<String>,
+        out: &mut Vec<UpstreamAction>,
+    ) {
+        let Some(exchange) = self.exchanges.remove(&stream) else { return };
+        out.push(UpstreamAction::Stop(stream));
+        out.push(UpstreamAction::Log(format!("the server asks for authorization (HTTP {status})")));
+        self.parked.push(exchange);
+        if self.asking != Asking::Challenge {
+            self.asking = Asking::Challenge;
+            out.push(UpstreamAction::Authorize(AuthReason::Challenged { status, www_authenticate }));
+        }
+    }
+
+    /// What came of authorizing: the parked exchanges go out again with the
+    /// credentials, or end with why there are none.
+    fn authorized(&mut self, answer: Result<Credentials, String>, out: &mut Vec<UpstreamAction>) {
+        let was = std::mem::replace(&mut self.asking, Asking::No);
+        let parked = std::mem::take(&mut self.parked);
+        match answer {
+            Ok(credentials) => {
+                self.authorization = Some(credentials.authorization);
+                if let Some(after) = credentials.refresh_after {
+                    self.timers.retain(|_, t| !matches!(t, Timer::Refresh));
+                    let timer = self.timer_id();
+                    self.timers.insert(timer, Timer::Refresh);
+                    out.push(UpstreamAction::Wake { timer, after });
+                }
+                for exchange in parked {
+                    self.start(exchange, out);
+                }
+            }
+            Err(why) => {
+                if was == Asking::Refresh {
+                    out.push(UpstreamAction::Log(format!("the credentials could not be refreshed: {why}")));
+                }
+                for exchange in parked {
+                    let stream = self.stream();
+                    self.exchanges.insert(stream, exchange);
+                    self.ended(stream, End::Failed(format!("the server asks for authorization: {why}")), out);
+                }
+            }
+        }
+    }
+
     /// A request's exchange is over: the legacy session opens when it was its `initialize`.
     fn answered(&mut self, method: &str, out: &mut Vec<UpstreamAction>) {
         if method == method::INITIALIZE && self.session().is_some_and(|s| s.state == SessionState::Opening) {
@@ -624,19 +917,28 @@ impl HttpUpstream {
         for message in self.held.drain(..) {
             out.push(UpstreamAction::Log(format!("not sent to the server, the session ended first: {message}")));
         }
+        self.timers.clear();
+        for exchange in std::mem::take(&mut self.parked) {
+            if let Purpose::Request { id, method } = exchange.purpose {
+                out.push(fault(
+                    &id,
+                    format!("{method}: the session ended while the server's authorization was awaited"),
+                ));
+            }
+        }
+        self.asking = Asking::No;
         let session = match &self.shape {
             Shape::Session(s) if s.id.is_some() => s.headers(),
             _ => return out.push(UpstreamAction::Closed),
         };
-        let stream = self.stream();
-        self.exchanges.insert(stream, Exchange { purpose: Purpose::End, status: None });
-        out.push(UpstreamAction::Http(HttpRequest {
-            stream,
+        let request = HttpRequest {
+            stream: StreamId(0),
             method: HttpMethod::Delete,
             headers: session,
             body: None,
             long_lived: false,
-        }));
+        };
+        self.start(Exchange::new(Purpose::End, request), out);
     }
 }
 
@@ -653,6 +955,9 @@ impl Session {
         out
     }
 }
+
+const AUTHORIZATION: &str = "Authorization";
+const LAST_EVENT_ID: &str = "Last-Event-ID";
 
 /// The headers every message can have: its method, and its version when its
 /// `_meta` names one (a notification; a request the rest cannot be derived for).
