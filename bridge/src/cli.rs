@@ -38,9 +38,13 @@ carries the protocol only.";
     after_help = EXAMPLES
 )]
 pub(crate) struct Cli {
-    /// The server's era: probe it with server/discover (auto), or take it as given
+    /// The server's era: learn it (auto: a legacy client's initialize, else server/discover), or take it as given
     #[arg(long, value_enum, default_value_t = Era::Auto, env = "MCP_ERA_BRIDGE_SERVER_ERA", value_name = "ERA")]
     server_era: Era,
+
+    /// How long the server has, from its start, to answer what tells its era before it is taken for legacy
+    #[arg(long, default_value = "20", env = "MCP_ERA_BRIDGE_PROBE_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
+    probe_timeout: Duration,
 
     /// Append every message, both sides, to FILE as JSON lines
     #[arg(long, env = "MCP_ERA_BRIDGE_RECORD", value_name = "FILE")]
@@ -95,9 +99,9 @@ pub(crate) struct Cli {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Era {
-    /// Probe the server with server/discover
+    /// Pass through when the server takes the client's era; else probe with server/discover
     Auto,
-    /// The server speaks 2026-07-28
+    /// The server speaks 2026-07-28 (probe at once; a legacy client's session is always translated)
     Modern,
     /// The server speaks the initialize handshake
     Legacy,
@@ -177,6 +181,7 @@ impl Cli {
                 Era::Modern => ServerEraChoice::Modern,
                 Era::Legacy => ServerEraChoice::Legacy,
             },
+            probe_timeout: self.probe_timeout,
             record: self.record,
             max_message,
             upstream,

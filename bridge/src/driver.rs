@@ -173,6 +173,8 @@ impl Recorder {
 pub(crate) struct Settings<'a> {
     pub upstream: &'a Upstream,
     pub server_era: ServerEraChoice,
+    /// `--probe-timeout`: from the server's start.
+    pub probe_timeout: Duration,
     pub max_message: usize,
     pub recorder: Recorder,
     /// Before each log line: `mcp-era-bridge` or `mcp-era-bridge [label]`.
@@ -188,11 +190,11 @@ pub(crate) async fn drive<F: Front>(
     feed: mpsc::UnboundedSender<In<F::Input>>,
     mut inbox: mpsc::UnboundedReceiver<In<F::Input>>,
 ) -> Result<(), String> {
-    let Settings { upstream, server_era, max_message, mut recorder, log_prefix } = settings;
+    let Settings { upstream, server_era, probe_timeout, max_message, mut recorder, log_prefix } = settings;
     let sink: Sink = Arc::new(move |event| {
         let _ = feed.send(In::Server(event));
     });
-    let mut server = match ServerSide::start(upstream, max_message, sink) {
+    let mut server = match ServerSide::start(upstream, max_message, sink.clone()) {
         Ok(s) => s,
         Err(why) => {
             front.finish(&why);
@@ -205,7 +207,7 @@ pub(crate) async fn drive<F: Front>(
             return Err(why);
         }
     };
-    let (mut session, mut actions) = Session::new(server_era, Instant::now());
+    let (mut session, mut actions) = Session::with_probe_wait(server_era, probe_timeout, Instant::now());
     let mut wake: Option<Instant> = None;
     // Once the server is being ended: when to stop waiting for it (a process
     // whose output a child of its own holds open never closes it).
@@ -214,25 +216,44 @@ pub(crate) async fn drive<F: Front>(
     let mut result = Ok(());
     let mut server_closed = false;
     loop {
-        for action in actions.drain(..) {
-            match action {
-                Action::Send(To::Server, line) => {
-                    recorder.record("server", "c2s", &line);
-                    server.send(line);
+        // What an action gives rise to (a server that cannot be started again) comes after it.
+        while !actions.is_empty() {
+            for action in std::mem::take(&mut actions) {
+                match action {
+                    Action::Send(To::Server, line) => {
+                        recorder.record("server", "c2s", &line);
+                        server.send(line);
+                    }
+                    Action::Send(To::Client, line) => {
+                        recorder.record("client", "s2c", &line);
+                        front.deliver(line);
+                    }
+                    Action::WakeAt(at) => wake = Some(at),
+                    Action::Log(note) => eprintln!("{log_prefix}: {note}"),
+                    Action::EndServer => {
+                        // What the server says from here on is recorded, not translated.
+                        recorder.mark("closing", why_gone.unwrap_or("the client closed"));
+                        server.end();
+                        ending = Some(Instant::now() + GRACE * 3 + Duration::from_secs(1));
+                    }
+                    Action::RestartServer => {
+                        // The old process exited (its end was fed); reaped before the new one starts.
+                        server.end();
+                        server.reaped().await;
+                        recorder.mark("restart", "the server exited on server/discover");
+                        match ServerSide::start(upstream, max_message, sink.clone()) {
+                            Ok(started) => {
+                                server = started;
+                                server_closed = false;
+                            }
+                            Err(why) => {
+                                eprintln!("{log_prefix}: the server could not be started again: {why}");
+                                actions.extend(session.handle(Input::ServerGone));
+                            }
+                        }
+                    }
+                    Action::Finish(done) => result = done,
                 }
-                Action::Send(To::Client, line) => {
-                    recorder.record("client", "s2c", &line);
-                    front.deliver(line);
-                }
-                Action::WakeAt(at) => wake = Some(at),
-                Action::Log(note) => eprintln!("{log_prefix}: {note}"),
-                Action::EndServer => {
-                    // What the server says from here on is recorded, not translated.
-                    recorder.mark("closing", why_gone.unwrap_or("the client closed"));
-                    server.end();
-                    ending = Some(Instant::now() + GRACE * 3 + Duration::from_secs(1));
-                }
-                Action::Finish(done) => result = done,
             }
         }
         if session.is_over() {

@@ -339,6 +339,15 @@ impl Bridge {
         }
     }
 
+    /// The ids of the client's requests that wait for an answer (answered
+    /// with an error when the session cannot go on).
+    pub fn unanswered(&self) -> Vec<Value> {
+        match self {
+            Bridge::ToModern(b) => b.unanswered(),
+            Bridge::ToLegacy(b) => b.unanswered(),
+        }
+    }
+
     /// What happened that no message says, for the log.
     pub fn take_notes(&mut self) -> Vec<String> {
         match self {

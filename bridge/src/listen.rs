@@ -51,6 +51,7 @@ pub struct Config {
     pub path: String,
     pub upstream: Upstream,
     pub server_era: ServerEraChoice,
+    pub probe_timeout: std::time::Duration,
     pub max_message: usize,
     /// `--allow-origin`: origins besides loopback ones.
     pub allowed_origins: Vec<String>,
@@ -454,6 +455,7 @@ fn start_session(front: &Arc<Endpoint>, key: &str, label: &str, modern: bool) ->
         let settings = Settings {
             upstream: &front.config.upstream,
             server_era: front.config.server_era,
+            probe_timeout: front.config.probe_timeout,
             max_message: front.config.max_message,
             recorder,
             log_prefix: format!("mcp-era-bridge [{}]", client.label),

@@ -53,6 +53,8 @@ pub(crate) struct Options {
     pub(crate) listen: Option<(std::net::SocketAddr, String)>,
     pub(crate) allowed_origins: Vec<String>,
     pub(crate) server_era: ServerEraChoice,
+    /// `--probe-timeout`.
+    pub(crate) probe_timeout: std::time::Duration,
     pub(crate) record: Option<std::path::PathBuf>,
     pub(crate) max_message: usize,
     pub(crate) upstream: Upstream,
@@ -81,6 +83,7 @@ fn run(o: Options) -> Result<(), String> {
         let settings = Settings {
             upstream: &o.upstream,
             server_era: o.server_era,
+            probe_timeout: o.probe_timeout,
             max_message: o.max_message,
             recorder,
             log_prefix: "mcp-era-bridge".into(),
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
             path,
             upstream: o.upstream,
             server_era: o.server_era,
+            probe_timeout: o.probe_timeout,
             max_message: o.max_message,
             allowed_origins: o.allowed_origins,
             record: o.record,

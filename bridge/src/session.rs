@@ -1,30 +1,55 @@
-//! One bridged session's lifecycle, without I/O: the `server/discover` probe
-//! and its timeout, the client's lines that come before the server's era is
-//! known, the client's era from its first line, the pass-through when both
-//! eras match, the translation when they do not ([`Bridge`]), and the end.
+//! One bridged session's lifecycle, without I/O: how the server's era is
+//! learnt, the client's lines that come before it is known, the pass-through
+//! when both eras meet, the translation when they cannot ([`Bridge`]), and the end.
 //!
-//! A front (the stdio proxy in `main.rs`, an HTTP front, a test) feeds each
-//! thing that happens as an [`Input`] and carries out the [`Action`]s it gets
-//! back, as quinn-proto's and rustls's connections are driven: the session
-//! reads no clock (time comes in [`Input::Tick`], and [`Action::WakeAt`] asks
-//! for it), touches no pipe, and starts no process.
+//! A bridge is never worse than a direct connection, so the client's own
+//! first message decides where it can, and the session passes through
+//! whenever the server speaks the client's era:
+//! - a legacy client's `initialize` goes to the server first, as it came: a
+//!   server that answers it (legacy, or dual-era) gets the whole session
+//!   passed through; only a refusal (a modern-only server) makes the bridge
+//!   ask `server/discover`, and a modern answer to that means translation;
+//! - a modern client (or any other first message) waits for the probe: a
+//!   modern server gets the session passed through, a legacy one translated.
+//!   A server that exits on the probe (some legacy servers exit on a first
+//!   message that is not `initialize`) is started again, once, and spoken to
+//!   as legacy;
+//! - whenever it cannot go on, every request it holds is answered with an
+//!   error saying why before it finishes.
+//!
+//! A front (the stdio proxy, an HTTP front, a test) feeds each thing that
+//! happens as an [`Input`] and carries out the [`Action`]s it gets back, as
+//! quinn-proto's and rustls's connections are driven: the session reads no
+//! clock (time comes in [`Input::Tick`], and [`Action::WakeAt`] asks for it),
+//! touches no pipe, and starts no process.
 
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::{Bridge, Era, PROBE_ID, ProbeFault, ServerEra, To, client_era, discover_probe, server_era};
+use crate::{
+    Bridge, Era, PROBE_ID, ProbeFault, ServerEra, To, client_era, discover_probe, error_response, method, modern,
+    server_era,
+};
 
-/// How long a server may take to answer the probe before it is taken for legacy.
-pub const PROBE_WAIT: Duration = Duration::from_secs(10);
+/// How long a server may take, from its start, to answer the probe (or a
+/// legacy client's `initialize`) before it is taken for legacy (`--probe-timeout`):
+/// Python servers importing their framework take 2-10 s on a loaded machine;
+/// twice the worst of that.
+pub const PROBE_WAIT: Duration = Duration::from_secs(20);
+
+/// The least time a server is given to answer once asked, however late the
+/// client spoke after the server started.
+const LEAST_WAIT: Duration = Duration::from_secs(2);
 
 /// What the user said of the server's era (`--server-era`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ServerEraChoice {
-    /// Probe with `server/discover`, as the stdio binding says a client does.
+    /// Learn it: from the server's answer to a legacy client's `initialize`,
+    /// else with `server/discover`, as the stdio binding says a client does.
     #[default]
     Auto,
-    /// Probe, and end the session if the server is not modern.
+    /// Probe at once, and end the session if the server is not modern.
     Modern,
     /// No probe: the server speaks the `initialize` handshake.
     Legacy,
@@ -54,6 +79,10 @@ pub enum Action {
     WakeAt(Instant),
     /// Something for the log (never for the protocol stream).
     Log(String),
+    /// The server exited on the probe: start it again (once), for the lines
+    /// that follow. Its end was fed as [`Input::ServerGone`]; the new one's
+    /// lines come as [`Input::FromServer`].
+    RestartServer,
     /// The client has gone: end the server as a stdio client does (its input
     /// closed first). What it says from now on is for no one; the session
     /// finishes when [`Input::ServerGone`] comes.
@@ -63,10 +92,25 @@ pub enum Action {
     Finish(Result<(), String>),
 }
 
+/// A legacy client's `initialize`, offered to the server as it came.
+#[derive(Debug)]
+struct Offered {
+    line: String,
+    id: Value,
+    /// The server's refusal of it, once it came.
+    refusal: Option<String>,
+}
+
 /// Where the session stands.
 enum State {
+    /// Nothing asked yet: the client's first line decides how.
+    Waiting,
+    /// A legacy client's `initialize` is out; its answer decides. What the client
+    /// says meanwhile waits, in order.
+    /// `until` is the deadline for the answer, once armed (see [`Session::arm`]).
+    Offering { offered: Offered, until: Option<Instant>, early: Vec<Input> },
     /// The probe is out; what the client says meanwhile waits, in order.
-    Probing { until: Instant, early: Vec<Input> },
+    Probing { until: Option<Instant>, early: Vec<Input>, offered: Option<Offered> },
     /// The server's era is known, the client has not spoken yet: what the
     /// server says passes to the client unchanged.
     Ready(ServerEra),
@@ -84,23 +128,37 @@ enum State {
 pub struct Session {
     choice: ServerEraChoice,
     state: State,
+    /// The server's start, and how long it has to answer from then.
+    started: Instant,
+    wait: Duration,
+    /// The server was started again after exiting on the probe.
+    restarted: bool,
+    /// The probe's answer may still come while lines pass: it is not passed on.
+    probe_outstanding: bool,
 }
 
 impl Session {
-    /// A session starting at `now`, and its first actions (the probe, unless
-    /// `choice` is [`ServerEraChoice::Legacy`]).
+    /// A session whose server started at `now`, with [`PROBE_WAIT`], and its first actions.
     pub fn new(choice: ServerEraChoice, now: Instant) -> (Session, Vec<Action>) {
+        Session::with_probe_wait(choice, PROBE_WAIT, now)
+    }
+
+    /// A session whose server started at `now` and has `wait` from then to
+    /// answer what tells its era (`--probe-timeout`), and its first actions (the
+    /// probe, with [`ServerEraChoice::Modern`]).
+    pub fn with_probe_wait(choice: ServerEraChoice, wait: Duration, now: Instant) -> (Session, Vec<Action>) {
+        let mut session =
+            Session { choice, state: State::Waiting, started: now, wait, restarted: false, probe_outstanding: false };
+        let mut out = Vec::new();
         match choice {
             ServerEraChoice::Legacy => {
-                let session = Session { choice, state: State::Ready(ServerEra::Legacy) };
-                (session, vec![Action::Log(format!("the server is {} (as told)", Era::Legacy))])
+                session.state = State::Ready(ServerEra::Legacy);
+                out.push(Action::Log(format!("the server is {} (as told)", Era::Legacy)));
             }
-            ServerEraChoice::Auto | ServerEraChoice::Modern => {
-                let until = now + PROBE_WAIT;
-                let session = Session { choice, state: State::Probing { until, early: Vec::new() } };
-                (session, vec![Action::Send(To::Server, discover_probe().to_string()), Action::WakeAt(until)])
-            }
+            ServerEraChoice::Modern => session.probe(Vec::new(), None, Some(now + wait), &mut out),
+            ServerEraChoice::Auto => {}
         }
+        (session, out)
     }
 
     /// Whether the session is over ([`Action::Finish`] was given).
@@ -115,26 +173,71 @@ impl Session {
         out
     }
 
+    /// The deadline for an answer asked for at `now`: counted from the server's
+    /// start, never less than [`LEAST_WAIT`] (or the whole wait, if shorter) from now.
+    fn deadline(&self, now: Instant) -> Instant {
+        (self.started + self.wait).max(now + LEAST_WAIT.min(self.wait))
+    }
+
+    /// Asks for a tick at once (an instant already past), which arms a
+    /// deadline not yet set: an input carries no time, a tick does.
+    fn arm(&self, out: &mut Vec<Action>) {
+        out.push(Action::WakeAt(self.started));
+    }
+
+    /// A tick while an answer is awaited: the deadline armed if it was not,
+    /// else whether it has passed.
+    fn passed(&mut self, now: Instant, out: &mut Vec<Action>) -> bool {
+        let deadline = self.deadline(now);
+        let (State::Offering { until, .. } | State::Probing { until, .. }) = &mut self.state else { return false };
+        let at = *until.get_or_insert(deadline);
+        if now < at {
+            out.push(Action::WakeAt(at));
+            return false;
+        }
+        true
+    }
+
     fn step(&mut self, input: Input, out: &mut Vec<Action>) {
         match (&mut self.state, input) {
             (State::Over, _) => {}
-            (State::Probing { early, .. }, input @ (Input::FromClient(_) | Input::ClientGone)) => early.push(input),
-            (State::Probing { .. }, Input::FromServer(line)) => self.probe_answer(line, out),
-            (State::Probing { .. }, Input::ServerGone) => {
-                self.finish(Err("the server exited before answering server/discover".into()), out)
+            (State::Waiting, Input::FromClient(line)) => self.first_line(line, out),
+            (
+                State::Offering { early, .. } | State::Probing { early, .. },
+                input @ (Input::FromClient(_) | Input::ClientGone),
+            ) => early.push(input),
+            (State::Offering { .. }, Input::FromServer(line)) => self.offer_answer(line, out),
+            (State::Offering { .. }, Input::ServerGone) => {
+                self.finish(Err("the server exited before answering the client's initialize".into()), out)
             }
-            (State::Probing { until, .. }, Input::Tick(now)) => {
-                if now < *until {
-                    out.push(Action::WakeAt(*until));
-                } else if self.choice == ServerEraChoice::Modern {
-                    self.finish(
-                        Err(format!(
-                            "--server-era modern, but the server did not answer server/discover in {PROBE_WAIT:?}"
-                        )),
-                        out,
-                    )
+            (State::Offering { .. }, Input::Tick(now)) => {
+                if !self.passed(now, out) {
+                    return;
+                }
+                let State::Offering { offered, early, .. } = std::mem::replace(&mut self.state, State::Waiting) else {
+                    unreachable!()
+                };
+                out.push(Action::Log(format!(
+                    "no answer to the client's initialize in {:?}: asking server/discover",
+                    self.wait
+                )));
+                // A full window of its own: the server has shown no sign of being up yet.
+                self.probe(early, Some(offered), Some(now + self.wait), out);
+            }
+            (State::Probing { .. }, Input::FromServer(line)) => self.probe_answer(line, out),
+            (State::Probing { .. }, Input::ServerGone) => self.gone_while_probing(out),
+            (State::Probing { .. }, Input::Tick(now)) => {
+                if !self.passed(now, out) {
+                    return;
+                }
+                if self.choice == ServerEraChoice::Modern {
+                    let why = format!(
+                        "--server-era modern, but the server did not answer server/discover in {:?}",
+                        self.wait
+                    );
+                    self.finish(Err(why), out)
                 } else {
-                    out.push(Action::Log(format!("no answer to server/discover in {PROBE_WAIT:?}: taken for legacy")));
+                    out.push(Action::Log(format!("no answer to server/discover in {:?}: taken for legacy", self.wait)));
                     self.known(ServerEra::Legacy, out);
                 }
             }
@@ -145,11 +248,20 @@ impl Session {
                 let server = std::mem::replace(server, ServerEra::Legacy);
                 self.state = match Bridge::between(client, server) {
                     Some(bridge) => State::Bridging(Box::new(bridge)),
-                    None => State::Passing,
+                    None => {
+                        out.push(Action::Log("both speak the same era: the session passes through".into()));
+                        State::Passing
+                    }
                 };
                 self.step(Input::FromClient(line), out);
             }
-            (State::Ready(_) | State::Passing, Input::FromServer(line)) => out.push(Action::Send(To::Client, line)),
+            (State::Waiting | State::Ready(_) | State::Passing, Input::FromServer(line)) => {
+                if self.probe_outstanding && is_answer_to(&line, &Value::from(PROBE_ID)) {
+                    self.probe_outstanding = false;
+                    return out.push(Action::Log(format!("the probe's late answer, not passed on: {line}")));
+                }
+                out.push(Action::Send(To::Client, line))
+            }
             (State::Passing, Input::FromClient(line)) => out.push(Action::Send(To::Server, line)),
             (State::Bridging(bridge), Input::FromClient(line)) => {
                 let sent = bridge.from_client(&line);
@@ -159,11 +271,15 @@ impl Session {
                 let sent = bridge.from_server(&line);
                 Self::send(bridge, sent, out);
             }
-            (State::Ready(_) | State::Passing | State::Bridging(_), Input::ClientGone) => {
+            (State::Waiting | State::Ready(_) | State::Passing | State::Bridging(_), Input::ClientGone) => {
                 self.state = State::Closing;
                 out.push(Action::EndServer);
             }
-            (State::Ready(_) | State::Passing | State::Bridging(_), Input::ServerGone) => {
+            (State::Bridging(bridge), Input::ServerGone) if !bridge.unanswered().is_empty() => {
+                // What the client still waits for is answered: the bridge held it.
+                self.finish(Err("the server exited before answering".into()), out);
+            }
+            (State::Waiting | State::Ready(_) | State::Passing | State::Bridging(_), Input::ServerGone) => {
                 out.push(Action::Log("the server exited".into()));
                 self.finish(Ok(()), out);
             }
@@ -174,9 +290,81 @@ impl Session {
         }
     }
 
+    /// The client's first line: a legacy client's `initialize` is offered to
+    /// the server; anything else waits for the probe.
+    fn first_line(&mut self, line: String, out: &mut Vec<Action>) {
+        let first = serde_json::from_str::<Value>(&line).unwrap_or(Value::Null);
+        let initialize = first.get("method").and_then(Value::as_str) == Some(method::INITIALIZE);
+        match first.get("id").filter(|_| initialize) {
+            Some(id) => {
+                out.push(Action::Log(
+                    "the client is legacy: its initialize goes to the server as it came, and the answer tells the server's era"
+                        .into(),
+                ));
+                out.push(Action::Send(To::Server, line.clone()));
+                self.arm(out);
+                let offered = Offered { line, id: id.clone(), refusal: None };
+                self.state = State::Offering { offered, until: None, early: Vec::new() };
+            }
+            None => self.probe(vec![Input::FromClient(line)], None, None, out),
+        }
+    }
+
+    /// Sends the probe; `early` waits for its answer, until a deadline (armed
+    /// at the next tick when `None`).
+    fn probe(&mut self, early: Vec<Input>, offered: Option<Offered>, until: Option<Instant>, out: &mut Vec<Action>) {
+        out.push(Action::Send(To::Server, discover_probe().to_string()));
+        match until {
+            Some(at) => out.push(Action::WakeAt(at)),
+            None => self.arm(out),
+        }
+        self.probe_outstanding = true;
+        self.state = State::Probing { until, early, offered };
+    }
+
+    /// A line from the server while a legacy client's `initialize` is out:
+    /// accepted, the session passes through; refused, the probe asks.
+    fn offer_answer(&mut self, line: String, out: &mut Vec<Action>) {
+        let State::Offering { offered, .. } = &self.state else { return };
+        if !is_answer_to(&line, &offered.id) {
+            // What a server says before its answer passes, as it would directly.
+            return out.push(Action::Send(To::Client, line));
+        }
+        let State::Offering { mut offered, early, .. } = std::mem::replace(&mut self.state, State::Waiting) else {
+            return;
+        };
+        let accepted = serde_json::from_str::<Value>(&line).is_ok_and(|answer| answer.get("result").is_some());
+        if accepted {
+            out.push(Action::Log("the server accepted the client's initialize: the session passes through".into()));
+            out.push(Action::Send(To::Client, line));
+            self.state = State::Passing;
+            return self.replay(early, out);
+        }
+        out.push(Action::Log(format!("the server refused the client's initialize ({line}): asking server/discover")));
+        offered.refusal = Some(line);
+        // The probe's own deadline, armed at the next tick.
+        self.probe(early, Some(offered), None, out);
+    }
+
     /// A line from the server while probing: the probe's answer decides the
-    /// server's era; anything before it is not passed on.
+    /// server's era; a late answer to the offered `initialize` is kept; anything
+    /// else before it is not passed on.
     fn probe_answer(&mut self, line: String, out: &mut Vec<Action>) {
+        if let State::Probing { offered: Some(offered), .. } = &mut self.state
+            && offered.refusal.is_none()
+            && is_answer_to(&line, &offered.id)
+        {
+            let accepted = serde_json::from_str::<Value>(&line).is_ok_and(|answer| answer.get("result").is_some());
+            if accepted {
+                // It answered after all: the server takes the client's era.
+                out.push(Action::Log("the server accepted the client's initialize: the session passes through".into()));
+                out.push(Action::Send(To::Client, line));
+                let State::Probing { early, .. } = std::mem::replace(&mut self.state, State::Passing) else { return };
+                return self.replay(early, out);
+            }
+            offered.refusal = Some(line);
+            return;
+        }
         let answer = serde_json::from_str::<Value>(&line)
             .ok()
             .filter(|msg| msg.get("id").and_then(Value::as_str) == Some(PROBE_ID) && msg.get("method").is_none());
@@ -184,6 +372,7 @@ impl Session {
             out.push(Action::Log(format!("before the probe's answer the server sent {line} (not passed on)")));
             return;
         };
+        self.probe_outstanding = false;
         match server_era(&answer) {
             // A result that is no DiscoverResult (`{}`): what a legacy server that answers
             // every method gives; taken for legacy, unless the user said the server is modern.
@@ -201,13 +390,57 @@ impl Session {
         }
     }
 
-    /// The server's era is known: the client's early lines are handled now, in order.
+    /// The server exited on the probe: started again, once, and spoken to as
+    /// legacy (some legacy servers exit when their first message is not
+    /// `initialize`); a second exit, or one the user said cannot be, ends the session.
+    fn gone_while_probing(&mut self, out: &mut Vec<Action>) {
+        if self.restarted || self.choice == ServerEraChoice::Modern {
+            return self.finish(Err("the server exited before answering server/discover".into()), out);
+        }
+        self.restarted = true;
+        self.probe_outstanding = false;
+        out.push(Action::Log(
+            "the server exited on server/discover (some legacy servers exit on a first message that is not initialize): started again, and spoken to as legacy"
+                .into(),
+        ));
+        out.push(Action::RestartServer);
+        // The new process has heard nothing: an offered initialize goes again.
+        if let State::Probing { early, offered, .. } = &mut self.state
+            && let Some(offered) = offered.take()
+        {
+            early.insert(0, Input::FromClient(offered.line));
+        }
+        self.known(ServerEra::Legacy, out);
+    }
+
+    /// The server's era is known: the client's early lines are handled now, in
+    /// order. A legacy server that refused the client's `initialize` has its
+    /// refusal passed on, and the session passes through.
     fn known(&mut self, server: ServerEra, out: &mut Vec<Action>) {
         out.push(Action::Log(format!("the server is {}", server.era())));
-        let early = match std::mem::replace(&mut self.state, State::Ready(server)) {
-            State::Probing { early, .. } => early,
-            _ => Vec::new(),
+        let (mut early, offered) = match std::mem::replace(&mut self.state, State::Waiting) {
+            State::Probing { early, offered, .. } => (early, offered),
+            _ => (Vec::new(), None),
         };
+        match (offered, &server) {
+            // A modern server: the client's initialize is the bridge's to answer, from the probe.
+            (Some(offered), ServerEra::Modern(_)) => early.insert(0, Input::FromClient(offered.line)),
+            // A legacy server had the initialize already: its answer (now, or when it comes) is the client's.
+            (Some(offered), ServerEra::Legacy) => {
+                out.push(Action::Log("the session passes through".into()));
+                if let Some(refusal) = offered.refusal {
+                    out.push(Action::Send(To::Client, refusal));
+                }
+                self.state = State::Passing;
+                return self.replay(early, out);
+            }
+            (None, _) => {}
+        }
+        self.state = State::Ready(server);
+        self.replay(early, out);
+    }
+
+    fn replay(&mut self, early: Vec<Input>, out: &mut Vec<Action>) {
         for input in early {
             self.step(input, out);
         }
@@ -218,8 +451,38 @@ impl Session {
         out.extend(bridge.take_notes().into_iter().map(Action::Log));
     }
 
+    /// The session is over; when it could not go on, every request of the
+    /// client's it holds is answered with why first.
     fn finish(&mut self, result: Result<(), String>, out: &mut Vec<Action>) {
-        self.state = State::Over;
+        let state = std::mem::replace(&mut self.state, State::Over);
+        if let Err(why) = &result {
+            let (early, offered, bridged) = match state {
+                State::Probing { early, offered, .. } => (early, offered, Vec::new()),
+                State::Offering { early, offered, .. } => (early, Some(offered), Vec::new()),
+                State::Bridging(bridge) => (Vec::new(), None, bridge.unanswered()),
+                _ => (Vec::new(), None, Vec::new()),
+            };
+            for id in bridged {
+                let error = error_response(id, modern::INTERNAL_ERROR, format!("mcp-era-bridge: {why}"));
+                out.push(Action::Send(To::Client, error.to_string()));
+            }
+            let held = offered.map(|o| o.line).into_iter().chain(early.into_iter().filter_map(|input| match input {
+                Input::FromClient(line) => Some(line),
+                _ => None,
+            }));
+            for line in held {
+                let Ok(request) = serde_json::from_str::<Value>(&line) else { continue };
+                if let (Some(id), Some(_)) = (request.get("id"), request.get("method")) {
+                    let error = error_response(id.clone(), modern::INTERNAL_ERROR, format!("mcp-era-bridge: {why}"));
+                    out.push(Action::Send(To::Client, error.to_string()));
+                }
+            }
+        }
         out.push(Action::Finish(result));
     }
+}
+
+/// Whether `line` is the answer (a result or an error) to request `id`.
+fn is_answer_to(line: &str, id: &Value) -> bool {
+    serde_json::from_str::<Value>(line).is_ok_and(|m| m.get("method").is_none() && m.get("id") == Some(id))
 }

@@ -82,6 +82,9 @@ struct Call {
     seq: u64,
     /// The `requestState` of the round in progress, if any.
     state: Option<String>,
+    /// Whether the client waits for an answer under `answer_to` (not when it
+    /// was answered with `input_required` and has not retried yet).
+    client_waits: bool,
     /// The progress token the server knows the call by, and, once the client
     /// has retried, the retry's (the client's first request is over for it).
     progress: Option<Value>,
@@ -131,6 +134,14 @@ impl ToLegacy {
     /// What happened that no message says, for the log.
     pub fn take_notes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notes)
+    }
+
+    /// The ids of the client's requests that wait for an answer: those
+    /// queued behind the handshake, and the calls it has not been answered for.
+    pub fn unanswered(&self) -> Vec<Value> {
+        let queued = self.queued.iter().filter(|m| m.get("method").is_some()).filter_map(|m| m.get("id"));
+        let calls = self.calls.values().filter(|c| c.client_waits).map(|c| &c.answer_to);
+        queued.chain(calls).cloned().collect()
     }
 
     fn next_id(&mut self) -> Value {
@@ -257,6 +268,7 @@ impl ToLegacy {
                             answer_to: id.clone(),
                             seq: self.next,
                             state: None,
+                            client_waits: true,
                             progress: msg.pointer("/params/_meta/progressToken").cloned(),
                             progress_to: ProgressTo::First,
                             capabilities: declared_capabilities(&msg),
@@ -375,6 +387,7 @@ impl ToLegacy {
             None => {
                 if let Some(call) = self.calls.get_mut(&held.call) {
                     call.answer_to = id;
+                    call.client_waits = true;
                     call.progress_to = ProgressTo::Retry(msg.pointer("/params/_meta/progressToken").cloned());
                     call.capabilities = declared_capabilities(msg);
                 }
@@ -610,8 +623,9 @@ impl ToLegacy {
         held.waiting = true;
         let requests: modern::InputRequests = std::iter::once((input_key, ask)).collect();
         let more = modern::InputRequiredResult::new().with_input_requests(requests).with_request_state(state);
-        let answer_to = self.calls[&call_key].answer_to.clone();
-        vec![Out::client(result_response(answer_to, to_value(&more)))]
+        let call = self.calls.get_mut(&call_key).expect("the caller found it");
+        call.client_waits = false;
+        vec![Out::client(result_response(call.answer_to.clone(), to_value(&more)))]
     }
 
     /// Remembers a call the bridge told the server is over.

@@ -116,6 +116,12 @@ impl ToModern {
         std::mem::take(&mut self.notes)
     }
 
+    /// The ids of the client's requests that wait for an answer: its calls
+    /// (a legacy client waits for each through every `input_required` round).
+    pub fn unanswered(&self) -> Vec<Value> {
+        self.calls.keys().filter_map(|key| serde_json::from_str(key).ok()).collect()
+    }
+
     fn next_id(&mut self) -> String {
         self.next += 1;
         format!("mcp-era-bridge-{}", self.next)

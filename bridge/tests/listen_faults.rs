@@ -31,6 +31,10 @@ for line in sys.stdin:
                 log.write(json.dumps(msg) + "\n")
         continue
     m, i = msg["method"], msg["id"]
+    if m == "initialize":
+        # Modern only: the handshake is refused, as a 2026-07-28-only server does.
+        print(json.dumps({"jsonrpc": "2.0", "id": i, "error": {"code": -32601, "message": "Method not found"}}), flush=True)
+        continue
     if m == "server/discover":
         r = {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "ttlMs": 0,
              "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "m", "version": "0"}}}

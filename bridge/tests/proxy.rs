@@ -154,12 +154,106 @@ fn a_server_that_is_not_modern_when_told_it_is_stops_the_bridge_and_is_stopped()
     assert!(!alive(&pid), "the server {pid} still runs after the bridge exited");
 }
 
+/// A legacy server as some SDKs' older majors build them: it exits (code 1)
+/// when its first message is not `initialize`. Each start appends its pid to `argv[1]`.
+const EXITS_UNLESS_INITIALIZE_FIRST: &str = r#"
+import json, os, sys
+open(sys.argv[1], "a").write(str(os.getpid()) + "\n")
+first = True
+for line in sys.stdin:
+    msg = json.loads(line)
+    if first and msg.get("method") != "initialize":
+        sys.exit(1)
+    first = False
+    if "id" not in msg or "method" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "strict", "version": "1"}}
+    elif msg["method"] == "tools/list":
+        result = {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}
+    else:
+        result = {}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+"#;
+
+/// A modern client's first request, and its answer read from the bridge's stdout.
+fn modern_session(args: &[&str]) -> (serde_json::Value, String, std::process::ExitStatus) {
+    use std::io::BufRead;
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}}}"#;
+    let mut child = Command::new(bridge_bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{list}").unwrap();
+    stdin.flush().unwrap();
+    // The client waits for its answer, as a client does, before it leaves.
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let answer = serde_json::from_str(&first).unwrap_or_else(|e| panic!("{e}: {first:?}\n{stderr}"));
+    (answer, stderr, out.status)
+}
+
 #[test]
-fn a_server_that_exits_before_the_probe_is_answered_is_reported() {
-    let out = bridge(&["--", "python3", "-c", "import sys; sys.stdin.readline()"], "");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("the server exited before answering server/discover"), "{stderr}");
+fn a_server_that_exits_on_the_probe_is_started_again_once_and_spoken_to_as_legacy() {
+    let starts = scratch("strict.pids");
+    let path = starts.display().to_string();
+    let (answer, stderr, status) = modern_session(&["--", "python3", "-c", EXITS_UNLESS_INITIALIZE_FIRST, &path]);
+    assert!(status.success(), "{stderr}");
+    assert!(stderr.contains("started again"), "{stderr}");
+    assert_eq!(answer.pointer("/result/tools/0/name"), Some(&serde_json::json!("t")), "{answer}\n{stderr}");
+    assert_eq!(answer.pointer("/result/resultType"), Some(&serde_json::json!("complete")), "translated: {answer}");
+    let pids = std::fs::read_to_string(&starts).unwrap();
+    assert_eq!(pids.lines().count(), 2, "started twice, never more: {pids}");
+    assert!(pids.lines().all(|pid| !alive(pid)), "no server left running: {pids}");
+}
+
+#[test]
+fn a_server_that_exits_again_ends_the_session_answering_the_held_request() {
+    // Exits on anything: after its restart it exits on the handshake too.
+    let (answer, stderr, status) =
+        modern_session(&["--", "python3", "-c", "import sys; sys.stdin.readline(); sys.exit(1)"]);
+    assert!(stderr.contains("started again"), "{stderr}");
+    assert!(
+        answer.get("error").is_some() && answer["id"] == 1,
+        "the request waiting for the server is answered: {answer}\n{stderr}"
+    );
+    assert!(!status.success() || stderr.contains("the server exited"), "{stderr}");
+}
+
+/// A modern-only server that takes a while to start (its first read after `argv[1]` seconds).
+const SLOW_MODERN: &str = r#"
+import json, sys, time
+time.sleep(float(sys.argv[1]))
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg or "method" not in msg:
+        continue
+    if msg["method"] == "server/discover":
+        r = {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "ttlMs": 0,
+             "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "0"}}}
+    elif msg["method"] == "tools/list":
+        r = {"resultType": "complete", "tools": [], "ttlMs": 0, "cacheScope": "private"}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "Method not found"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
+"#;
+
+#[test]
+fn the_probe_waits_for_a_slow_server_as_long_as_probe_timeout_says() {
+    let (answer, stderr, _) = modern_session(&["--probe-timeout", "8", "--", "python3", "-c", SLOW_MODERN, "1.5"]);
+    assert!(stderr.contains("the server is modern") && stderr.contains("passes through"), "{stderr}");
+    assert_eq!(answer.pointer("/result/tools"), Some(&serde_json::json!([])), "{answer}");
+    let (answer, stderr, _) = modern_session(&["--probe-timeout", "0.5", "--", "python3", "-c", SLOW_MODERN, "1.5"]);
+    assert!(stderr.contains("no answer to server/discover in 500ms: taken for legacy"), "{stderr}");
+    assert!(answer.get("error").is_some(), "a modern-only server taken for legacy refuses the handshake: {answer}");
 }
 
 #[test]
@@ -189,8 +283,8 @@ fn a_signal_ends_the_session_and_its_server() {
         .spawn()
         .unwrap();
     let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !std::fs::read_to_string(&record).unwrap_or_default().contains("server/discover") {
-        assert!(std::time::Instant::now() < until, "the session did not start");
+    while !pid_file.exists() {
+        assert!(std::time::Instant::now() < until, "the server did not start");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     // The client keeps its end open (`wait` would close it): the signal alone ends the session.
@@ -213,8 +307,8 @@ fn a_signal_ends_the_session_and_its_server() {
 }
 
 /// A legacy server that answers every method, `server/discover` included, with
-/// an empty result: taken for legacy with a warning, and the legacy client's
-/// session goes on as it would directly.
+/// an empty result: taken for legacy with a warning, and a modern client's
+/// session is translated onto it.
 const ANSWERS_EVERYTHING: &str = r#"
 import json, sys
 for line in sys.stdin:
@@ -223,32 +317,17 @@ for line in sys.stdin:
         continue
     result = {}
     if msg["method"] == "initialize":
-        result = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "everything-ok", "version": "1"}}
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "everything-ok", "version": "1"}}
+    if msg["method"] == "tools/list":
+        result = {"tools": []}
     print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
 "#;
 
 #[test]
 fn a_server_answering_the_probe_with_no_discover_result_is_legacy_and_the_session_goes_on() {
-    use std::io::BufRead;
-    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
-    let mut child = Command::new(bridge_bin())
-        .args(["--", "python3", "-c", ANSWERS_EVERYTHING])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "{init}").unwrap();
-    stdin.flush().unwrap();
-    // The client waits for its answer, as a client does, before it leaves.
-    let mut first = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let (answer, stderr, status) = modern_session(&["--", "python3", "-c", ANSWERS_EVERYTHING]);
+    assert_eq!(status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("not a DiscoverResult") && stderr.contains("taken for legacy"), "{stderr}");
-    let answer: serde_json::Value = serde_json::from_str(&first).unwrap_or_else(|e| panic!("{e}: {first:?}\n{stderr}"));
-    assert_eq!(answer.pointer("/result/serverInfo/name"), Some(&serde_json::json!("everything-ok")), "{first}");
+    assert_eq!(answer.pointer("/result/tools"), Some(&serde_json::json!([])), "{answer}");
+    assert_eq!(answer.pointer("/result/resultType"), Some(&serde_json::json!("complete")), "translated: {answer}");
 }

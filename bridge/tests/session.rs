@@ -1,6 +1,7 @@
-//! A session's lifecycle with no I/O: the probe and what answers it (a
+//! A session's lifecycle with no I/O: a legacy client's `initialize` offered
+//! first and what answers it, the probe and what answers it (a
 //! `DiscoverResult`, a legacy refusal, a modern refusal, silence, a server
-//! gone), the client's lines that come before it is answered, the choice
+//! gone), the client's lines that come before the era is known, the choice
 //! between pass-through and translation, and the end. Each case feeds a
 //! [`Session`] inputs and checks every action it returns.
 
@@ -57,88 +58,149 @@ fn logs(actions: &[Action]) -> String {
 fn started() -> (Session, Instant) {
     let now = Instant::now();
     let (session, actions) = Session::new(ServerEraChoice::Auto, now);
-    // The probe, and a deadline for it.
-    assert_eq!(actions.len(), 2, "{actions:?}");
-    let probe = sent(&actions, To::Server);
-    assert_eq!(probe[0]["method"], "server/discover");
-    assert_eq!(probe[0]["id"], PROBE_ID);
-    assert_eq!(probe[0]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
-    assert_eq!(actions[1], Action::WakeAt(now + PROBE_WAIT));
+    assert_eq!(actions, [], "nothing is asked before the client speaks");
     (session, now)
 }
 
+/// A session whose client spoke first with `first` (not an `initialize`): the
+/// probe goes out, its deadline armed by the tick it asks for at once.
+fn probed(first: String) -> (Session, Instant) {
+    let (mut s, start) = started();
+    let actions = s.handle(Input::FromClient(first));
+    let probe = sent(&actions, To::Server);
+    assert_eq!(probe.len(), 1, "only the probe: {actions:?}");
+    assert_eq!(probe[0]["method"], "server/discover");
+    assert_eq!(probe[0]["id"], PROBE_ID);
+    assert_eq!(probe[0]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    assert_eq!(actions.last(), Some(&Action::WakeAt(start)), "a tick at once, to arm the deadline");
+    assert_eq!(s.handle(Input::Tick(start)), [Action::WakeAt(start + PROBE_WAIT)], "counted from the server's start");
+    (s, start)
+}
+
+/// A session whose legacy client's `initialize` was offered to the server as it came.
+fn offered() -> (Session, Instant) {
+    let (mut s, start) = started();
+    let actions = s.handle(Input::FromClient(initialize()));
+    assert_eq!(sent(&actions, To::Server), [serde_json::from_str::<Value>(&initialize()).unwrap()], "{actions:?}");
+    assert!(logs(&actions).contains("the client is legacy"), "{actions:?}");
+    assert_eq!(actions.last(), Some(&Action::WakeAt(start)));
+    assert_eq!(s.handle(Input::Tick(start)), [Action::WakeAt(start + PROBE_WAIT)]);
+    (s, start)
+}
+
+fn accepted() -> String {
+    json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {},
+        "serverInfo": {"name": "dual", "version": "1"}}})
+    .to_string()
+}
+
+fn refused() -> String {
+    json!({"jsonrpc": "2.0", "id": 0, "error": {"code": -32601, "message": "Method not found: initialize"}}).to_string()
+}
+
 #[test]
-fn a_modern_server_and_a_legacy_client_are_bridged_and_early_lines_wait_for_the_probe() {
-    let (mut s, _) = started();
-    // The client speaks before the server answers: nothing is sent yet.
-    assert_eq!(s.handle(Input::FromClient(initialize())), []);
-    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
-    assert_eq!(s.handle(Input::FromClient(ping)), []);
-    // The server says something else first: not passed on.
-    let stray = json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}});
-    let actions = s.handle(Input::FromServer(stray.to_string()));
-    assert!(sent(&actions, To::Client).is_empty() && logs(&actions).contains("not passed on"), "{actions:?}");
-    // The answer: the early lines are handled in order, translated.
-    let actions = s.handle(Input::FromServer(discovered()));
-    let log = logs(&actions);
-    assert!(log.contains("the server is modern") && log.contains("the client is legacy"), "{log}");
-    let to_client = sent(&actions, To::Client);
-    assert_eq!(to_client.len(), 2, "{actions:?}");
-    assert_eq!((to_client[0]["id"].clone(), to_client[1]["id"].clone()), (json!(0), json!(1)));
-    assert_eq!(to_client[0]["result"]["serverInfo"]["name"], "modern-server");
-    assert_eq!(to_client[1]["result"], json!({}));
-    // The modern server hears neither `initialize` nor `ping`.
-    assert!(sent(&actions, To::Server).is_empty(), "{actions:?}");
-    // A later request reaches the server with its `_meta`.
-    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
-    let actions = s.handle(Input::FromClient(list));
-    let to_server = sent(&actions, To::Server);
-    assert_eq!(to_server.len(), 1);
-    assert_eq!(to_server[0]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+fn a_server_that_accepts_a_legacy_clients_initialize_gets_the_session_passed_through_unprobed() {
+    let (mut s, _) = offered();
+    // The client speaks again before the answer: it waits, in order.
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_string();
+    assert_eq!(s.handle(Input::FromClient(ping.clone())), []);
+    // What the server says before its answer passes, as it would directly.
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"up"}}"#;
+    assert_eq!(s.handle(Input::FromServer(note.into())), [Action::Send(To::Client, note.into())]);
+    let answer = format!("{}  ", accepted());
+    let actions = s.handle(Input::FromServer(answer.clone()));
+    assert!(logs(&actions).contains("passes through"), "{actions:?}");
+    let passed: Vec<&Action> = actions.iter().filter(|a| matches!(a, Action::Send(..))).collect();
+    assert_eq!(passed, [&Action::Send(To::Client, answer), &Action::Send(To::Server, ping)], "byte for byte");
+    // Everything after passes as it came, both ways; no probe ever.
+    let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask"}}"#.to_string();
+    assert_eq!(s.handle(Input::FromClient(call.clone())), [Action::Send(To::Server, call)]);
+    let ask = r#"{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{}}"#.to_string();
+    assert_eq!(s.handle(Input::FromServer(ask.clone())), [Action::Send(To::Client, ask)]);
     assert!(!s.is_over());
 }
 
 #[test]
-fn a_legacy_refusal_of_the_probe_makes_a_legacy_server_and_a_modern_client_is_bridged() {
-    let (mut s, _) = started();
-    let actions = s.handle(Input::FromServer(legacy_refusal()));
-    assert!(logs(&actions).contains("the server is legacy"), "{actions:?}");
-    assert!(sent(&actions, To::Client).is_empty() && sent(&actions, To::Server).is_empty());
-    // A modern client's first request: the bridge does the handshake first.
-    let actions = s.handle(Input::FromClient(modern_request(1, "tools/list")));
+fn a_modern_only_servers_refusal_of_initialize_is_the_probe_and_the_session_is_translated() {
+    let (mut s, start) = offered();
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string();
+    s.handle(Input::FromClient(list));
+    let actions = s.handle(Input::FromServer(refused()));
+    assert!(sent(&actions, To::Client).is_empty(), "the refusal is not the client's: {actions:?}");
+    assert_eq!(sent(&actions, To::Server)[0]["method"], "server/discover");
+    assert_eq!(actions.last(), Some(&Action::WakeAt(start)));
+    let actions = s.handle(Input::FromServer(discovered()));
+    let log = logs(&actions);
+    assert!(log.contains("the server is modern") && log.contains("the client is legacy"), "{log}");
+    let to_client = sent(&actions, To::Client);
+    assert_eq!(to_client.len(), 1, "the initialize, answered by the bridge from the probe: {actions:?}");
+    assert_eq!(to_client[0]["result"]["serverInfo"]["name"], "modern-server");
     let to_server = sent(&actions, To::Server);
-    assert_eq!(to_server[0]["method"], "initialize", "{actions:?}");
-    assert!(logs(&actions).contains("the client is modern"), "{actions:?}");
+    assert_eq!(to_server.len(), 1, "{actions:?}");
+    assert_eq!(to_server[0]["method"], "tools/list");
+    assert_eq!(to_server[0]["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
 }
 
 #[test]
-fn the_same_era_on_both_sides_passes_every_line_as_it_came() {
-    let (mut s, _) = started();
-    s.handle(Input::FromServer(legacy_refusal()));
-    // Byte for byte, whitespace and all, and a line that is not JSON too.
-    let init = format!("{}  ", initialize());
-    assert_eq!(s.handle(Input::FromClient(init.clone()))[1..], [Action::Send(To::Server, init)]);
+fn a_legacy_server_that_refuses_the_initialize_has_its_refusal_passed_on() {
+    let (mut s, _) = offered();
+    s.handle(Input::FromServer(refused()));
+    let actions = s.handle(Input::FromServer(legacy_refusal()));
+    assert_eq!(sent(&actions, To::Client), [serde_json::from_str::<Value>(&refused()).unwrap()], "{actions:?}");
+    assert!(sent(&actions, To::Server).is_empty(), "nothing sent twice: {actions:?}");
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_string();
+    assert_eq!(s.handle(Input::FromClient(ping.clone())), [Action::Send(To::Server, ping)]);
+}
+
+#[test]
+fn an_initialize_unanswered_by_the_deadline_asks_the_probe_and_a_late_acceptance_still_passes_through() {
+    let (mut s, start) = offered();
+    assert_eq!(s.handle(Input::Tick(start + Duration::from_secs(1))), [Action::WakeAt(start + PROBE_WAIT)]);
+    let late = start + PROBE_WAIT;
+    let actions = s.handle(Input::Tick(late));
+    assert!(logs(&actions).contains("no answer to the client's initialize"), "{actions:?}");
+    assert_eq!(sent(&actions, To::Server)[0]["method"], "server/discover");
+    assert_eq!(actions.last(), Some(&Action::WakeAt(late + PROBE_WAIT)), "the probe's own deadline");
+    // The initialize is answered after all: the session passes through, and the probe's answer goes nowhere.
+    let actions = s.handle(Input::FromServer(accepted()));
+    assert_eq!(sent(&actions, To::Client)[0]["id"], 0);
+    let actions = s.handle(Input::FromServer(legacy_refusal()));
+    assert!(sent(&actions, To::Client).is_empty() && logs(&actions).contains("not passed on"), "{actions:?}");
+}
+
+#[test]
+fn a_legacy_refusal_of_the_probe_makes_a_legacy_server_and_a_modern_client_is_bridged() {
+    let (mut s, _) = probed(modern_request(1, "tools/list"));
+    let actions = s.handle(Input::FromServer(legacy_refusal()));
+    let log = logs(&actions);
+    assert!(log.contains("the server is legacy") && log.contains("the client is modern"), "{log}");
+    // The modern client's first request: the bridge does the handshake first.
+    assert_eq!(sent(&actions, To::Server)[0]["method"], "initialize", "{actions:?}");
+}
+
+#[test]
+fn two_modern_peers_pass_every_line_as_it_came() {
+    let request = format!("{}  ", modern_request(1, "tools/list"));
+    let (mut s, _) = probed(request.clone());
+    let actions = s.handle(Input::FromServer(discovered()));
+    assert!(logs(&actions).contains("passes through"), "{actions:?}");
+    assert_eq!(actions.last(), Some(&Action::Send(To::Server, request)), "byte for byte, whitespace and all");
     assert_eq!(s.handle(Input::FromClient("not json".into())), [Action::Send(To::Server, "not json".into())]);
-    let answer = r#"{"jsonrpc":"2.0","id":0,"result":{ "protocolVersion":"2025-11-25"}}"#.to_string();
+    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{ "tools":[]}}"#.to_string();
     assert_eq!(s.handle(Input::FromServer(answer.clone())), [Action::Send(To::Client, answer)]);
-    // Two modern peers as well.
-    let (mut s, _) = started();
-    s.handle(Input::FromServer(discovered()));
-    let request = modern_request(1, "tools/list");
-    let actions = s.handle(Input::FromClient(request.clone()));
-    assert_eq!(actions.last(), Some(&Action::Send(To::Server, request)));
-    assert!(logs(&actions).contains("the client is modern"));
 }
 
 #[test]
-fn a_server_that_refuses_the_probe_as_a_modern_server_would_ends_the_session_with_why() {
-    let (mut s, _) = started();
+fn a_server_that_refuses_the_probe_as_a_modern_server_would_ends_the_session_answering_what_waits() {
+    let (mut s, _) = probed(modern_request(4, "tools/list"));
     let refusal = json!({"jsonrpc": "2.0", "id": PROBE_ID, "error": {"code": -32022, "message": "Unsupported protocol version",
         "data": {"supported": ["2027-01-01"], "requested": "2026-07-28"}}});
-    s.handle(Input::FromClient(initialize()));
     let actions = s.handle(Input::FromServer(refusal.to_string()));
-    let [Action::Finish(Err(why))] = &actions[..] else { panic!("{actions:?}") };
+    let [Action::Send(To::Client, error), Action::Finish(Err(why))] = &actions[..] else { panic!("{actions:?}") };
     assert!(why.contains("refused server/discover"), "{why}");
+    let error: Value = serde_json::from_str(error).unwrap();
+    assert_eq!((error["id"].clone(), error["error"]["code"].clone()), (json!(4), json!(-32603)));
+    assert!(error["error"]["message"].as_str().unwrap().contains("refused server/discover"), "{error}");
     assert!(s.is_over());
     // Nothing more is done once over.
     assert_eq!(s.handle(Input::FromClient(initialize())), []);
@@ -146,17 +208,40 @@ fn a_server_that_refuses_the_probe_as_a_modern_server_would_ends_the_session_wit
 }
 
 #[test]
-fn a_server_gone_before_answering_ends_the_session_with_why() {
-    let (mut s, _) = started();
+fn a_server_that_exits_on_the_probe_is_started_again_once_and_spoken_to_as_legacy() {
+    let (mut s, _) = probed(modern_request(1, "tools/list"));
     let actions = s.handle(Input::ServerGone);
-    assert_eq!(actions, [Action::Finish(Err("the server exited before answering server/discover".into()))]);
+    assert!(logs(&actions).contains("started again"), "{actions:?}");
+    let restart = actions.iter().position(|a| *a == Action::RestartServer).expect("a restart");
+    // After the restart, the handshake the new process needs, for the modern client's request.
+    let first_send = actions.iter().position(|a| matches!(a, Action::Send(To::Server, _))).unwrap();
+    assert!(restart < first_send, "{actions:?}");
+    assert_eq!(sent(&actions, To::Server)[0]["method"], "initialize");
+    // It exits again: the session ends; never a second restart.
+    let actions = s.handle(Input::ServerGone);
+    assert!(!actions.contains(&Action::RestartServer), "{actions:?}");
+    assert!(s.is_over());
+}
+
+#[test]
+fn a_server_that_exits_on_the_clients_initialize_or_when_it_must_be_modern_ends_answering_what_waits() {
+    let (mut s, _) = offered();
+    let actions = s.handle(Input::ServerGone);
+    let [Action::Send(To::Client, error), Action::Finish(Err(why))] = &actions[..] else { panic!("{actions:?}") };
+    assert!(why.contains("exited before answering the client's initialize"), "{why}");
+    assert!(error.contains("exited before answering"), "{error}");
+    let now = Instant::now();
+    let (mut s, _) = Session::new(ServerEraChoice::Modern, now);
+    s.handle(Input::FromClient(initialize()));
+    let actions = s.handle(Input::ServerGone);
+    assert!(!actions.contains(&Action::RestartServer), "--server-era modern: no restart as legacy: {actions:?}");
+    assert_eq!(sent(&actions, To::Client)[0]["id"], 0, "the held initialize is answered: {actions:?}");
     assert!(s.is_over());
 }
 
 #[test]
 fn a_silent_server_is_taken_for_legacy_at_the_deadline_and_not_before() {
-    let (mut s, start) = started();
-    s.handle(Input::FromClient(modern_request(1, "tools/list")));
+    let (mut s, start) = probed(modern_request(1, "tools/list"));
     // An early tick asks to be woken again at the same deadline.
     assert_eq!(s.handle(Input::Tick(start + Duration::from_secs(1))), [Action::WakeAt(start + PROBE_WAIT)]);
     let actions = s.handle(Input::Tick(start + PROBE_WAIT));
@@ -167,9 +252,22 @@ fn a_silent_server_is_taken_for_legacy_at_the_deadline_and_not_before() {
 }
 
 #[test]
-fn server_era_modern_ends_the_session_when_the_server_is_not() {
+fn the_probe_deadline_is_counted_from_the_servers_start_and_never_shorter_than_a_floor() {
     let now = Instant::now();
-    let (mut s, _) = Session::new(ServerEraChoice::Modern, now);
+    let wait = Duration::from_secs(3);
+    let (mut s, _) = Session::with_probe_wait(ServerEraChoice::Auto, wait, now);
+    s.handle(Input::FromClient(modern_request(1, "tools/list")));
+    // The client spoke long after the server started: the server still gets a little time.
+    let late = now + Duration::from_secs(60);
+    assert_eq!(s.handle(Input::Tick(late)), [Action::WakeAt(late + Duration::from_secs(2))]);
+}
+
+#[test]
+fn server_era_modern_probes_at_once_and_ends_the_session_when_the_server_is_not() {
+    let now = Instant::now();
+    let (mut s, actions) = Session::new(ServerEraChoice::Modern, now);
+    assert_eq!(sent(&actions, To::Server)[0]["method"], "server/discover");
+    assert_eq!(actions.last(), Some(&Action::WakeAt(now + PROBE_WAIT)));
     let actions = s.handle(Input::FromServer(legacy_refusal()));
     let [Action::Finish(Err(why))] = &actions[..] else { panic!("{actions:?}") };
     assert!(why.contains("--server-era modern"), "{why}");
@@ -178,6 +276,12 @@ fn server_era_modern_ends_the_session_when_the_server_is_not() {
     let actions = s.handle(Input::Tick(now + PROBE_WAIT));
     let [Action::Finish(Err(why))] = &actions[..] else { panic!("{actions:?}") };
     assert!(why.contains("--server-era modern") && why.contains("did not answer"), "{why}");
+    // A dual-era server told modern: a legacy client is translated, not passed through.
+    let (mut s, _) = Session::new(ServerEraChoice::Modern, now);
+    s.handle(Input::FromServer(discovered()));
+    let actions = s.handle(Input::FromClient(initialize()));
+    assert!(sent(&actions, To::Server).is_empty(), "the bridge answers the initialize: {actions:?}");
+    assert_eq!(sent(&actions, To::Client)[0]["result"]["serverInfo"]["name"], "modern-server");
 }
 
 #[test]
@@ -193,23 +297,25 @@ fn server_era_legacy_sends_no_probe() {
 
 #[test]
 fn the_client_gone_ends_the_server_and_what_it_says_then_goes_nowhere() {
-    let (mut s, _) = started();
-    s.handle(Input::FromServer(discovered()));
-    s.handle(Input::FromClient(initialize()));
+    let (mut s, _) = offered();
+    s.handle(Input::FromServer(accepted()));
     assert_eq!(s.handle(Input::ClientGone), [Action::EndServer]);
-    let late = json!({"jsonrpc": "2.0", "id": 5, "result": {"resultType": "complete", "content": []}}).to_string();
+    let late = json!({"jsonrpc": "2.0", "id": 5, "result": {"content": []}}).to_string();
     assert_eq!(s.handle(Input::FromServer(late)), []);
     assert_eq!(s.handle(Input::ClientGone), []);
     assert!(!s.is_over());
     assert_eq!(s.handle(Input::ServerGone), [Action::Finish(Ok(()))]);
     assert!(s.is_over());
+    // Gone before saying anything.
+    let (mut s, _) = started();
+    assert_eq!(s.handle(Input::ClientGone), [Action::EndServer]);
 }
 
 #[test]
 fn a_client_gone_during_the_probe_is_handled_after_its_early_lines() {
-    let (mut s, _) = started();
-    s.handle(Input::FromClient(initialize()));
+    let (mut s, _) = offered();
     s.handle(Input::ClientGone);
+    s.handle(Input::FromServer(refused()));
     let actions = s.handle(Input::FromServer(discovered()));
     // The initialize is answered, then the server is ended.
     assert_eq!(sent(&actions, To::Client).len(), 1, "{actions:?}");
@@ -218,8 +324,8 @@ fn a_client_gone_during_the_probe_is_handled_after_its_early_lines() {
 
 #[test]
 fn a_server_gone_mid_session_finishes_it() {
-    let (mut s, _) = started();
-    s.handle(Input::FromServer(legacy_refusal()));
+    let (mut s, _) = offered();
+    s.handle(Input::FromServer(accepted()));
     let actions = s.handle(Input::ServerGone);
     assert_eq!(actions.last(), Some(&Action::Finish(Ok(()))));
     assert!(logs(&actions).contains("the server exited"));
@@ -231,15 +337,13 @@ fn a_server_gone_mid_session_finishes_it() {
 #[test]
 fn a_probe_answered_with_no_discover_result_is_a_legacy_server_with_a_warning() {
     let empty = json!({"jsonrpc": "2.0", "id": PROBE_ID, "result": {}}).to_string();
-    let (mut s, _) = started();
+    let (mut s, _) = probed(modern_request(1, "tools/list"));
     let actions = s.handle(Input::FromServer(empty.clone()));
     let log = logs(&actions);
     assert!(log.contains("not a DiscoverResult") && log.contains("ttlMs") && log.contains("taken for legacy"), "{log}");
     assert!(log.contains("the server is legacy"), "{log}");
+    assert_eq!(sent(&actions, To::Server)[0]["method"], "initialize", "the modern client is translated");
     assert!(!s.is_over());
-    // A legacy client then passes through.
-    let actions = s.handle(Input::FromClient(initialize()));
-    assert_eq!(sent(&actions, To::Server), [serde_json::from_str::<Value>(&initialize()).unwrap()]);
 
     let (mut s, _) = Session::new(ServerEraChoice::Modern, Instant::now());
     let actions = s.handle(Input::FromServer(empty));

@@ -519,3 +519,23 @@ fn authorization_that_fails_answers_every_waiting_request_with_why_and_a_403_wit
     let refusal = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": "forbidden"}});
     assert_eq!(delivered(&up.handle(body(r.stream, refusal)))[0]["error"]["message"], "forbidden");
 }
+
+#[test]
+fn an_initialize_refused_by_a_modern_only_server_leaves_the_per_request_shape() {
+    let mut up = HttpUpstream::new();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+    let r = one_request(&up.handle(UpstreamInput::Send(init)));
+    // The bridge's probe, asked after the refusal, waits for the answer meanwhile.
+    let probe = json!({"jsonrpc": "2.0", "id": mcp_era_bridge::PROBE_ID, "method": "server/discover", "params": {"_meta": meta()}});
+    assert!(up.handle(UpstreamInput::Send(probe)).is_empty());
+    up.handle(began(r.stream, 400, None));
+    let refusal =
+        json!({"jsonrpc": "2.0", "id": 0, "error": {"code": -32601, "message": "Method not found: initialize"}});
+    let actions = up.handle(body(r.stream, refusal));
+    assert_eq!(delivered(&actions)[0]["error"]["code"], -32601);
+    let sent = one_request(&actions);
+    assert_eq!(header(&sent, "Mcp-Method"), Some("server/discover"), "a modern POST again");
+    assert_eq!(header(&sent, "MCP-Protocol-Version"), Some("2026-07-28"));
+    assert!(matches!(up.shape(), mcp_era_bridge::http::Shape::PerRequest));
+}

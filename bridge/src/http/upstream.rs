@@ -23,7 +23,8 @@
 //!   the request is answered with an error (never sent twice), and a new
 //!   session is opened with the client's own `initialize` and `initialized`
 //!   (their answers the bridge's, not passed on) before the next message, which
-//!   waits for it.
+//!   waits for it. An `initialize` refused (a modern-only server) opens no
+//!   session: the shape is per request again.
 //! - The era: a `400`, `404` or `405` to the bridge's own probe whose body is
 //!   no modern JSON-RPC error ([`crate::modern_refusal`]) is answered to the
 //!   session as a legacy server's refusal (`-32601`), so it falls back to
@@ -880,6 +881,12 @@ impl HttpUpstream {
     /// A request's exchange is over: the legacy session opens when it was its `initialize`.
     fn answered(&mut self, method: &str, out: &mut Vec<UpstreamAction>) {
         if method == method::INITIALIZE && self.session().is_some_and(|s| s.state == SessionState::Opening) {
+            if self.session().is_some_and(|s| s.version.is_none()) {
+                // Refused (a modern-only server): no session was opened; each request its own POST again.
+                self.shape = Shape::PerRequest;
+                let held: Vec<Value> = self.held.drain(..).collect();
+                return held.into_iter().for_each(|message| self.send(message, out));
+            }
             self.opened(out);
         }
     }
