@@ -100,7 +100,13 @@ pub(crate) fn everything_http_server(name: &str) -> HttpPeer {
 /// Runs `client` against the server at `url` through `mcp-era-bridge --connect`,
 /// the client's side teed; the client's side and the server's side (from the
 /// bridge's record) as transcripts, and the record.
-pub(crate) fn bridged_http(name: &str, client: &[String], url: &str, checks: Checks) -> (PathBuf, PathBuf, PathBuf) {
+pub(crate) fn bridged_http(
+    name: &str,
+    client: &[String],
+    url: &str,
+    extra: &[&str],
+    checks: Checks,
+) -> (PathBuf, PathBuf, PathBuf) {
     let client_side = peers::transcript_path(&format!("{name}.client-side"));
     let server_side = peers::transcript_path(&format!("{name}.server-side"));
     let record = client_side.with_file_name(format!("{name}.bridge-record.jsonl"));
@@ -112,12 +118,17 @@ pub(crate) fn bridged_http(name: &str, client: &[String], url: &str, checks: Che
         "--connect".to_string(),
         url.to_string(),
     ];
+    let bridge: Vec<String> = bridge.into_iter().chain(extra.iter().map(|a| a.to_string())).collect();
     run_through(name, client, &peers::teed(&client_side, &bridge), &[&client_side, &record], &checks);
     session_ended(&record);
     write_side(&record, "server", &server_side);
     same_side(&record, "client", &client_side);
     (client_side, server_side, record)
 }
+
+/// The Python SDK's server speaks both eras: told it is modern, the bridge
+/// translates a legacy client's session (without, it passes it through).
+const TRANSLATE: &[&str] = &["--server-era", "modern"];
 
 /// One side of the bridge's record as a transcript (`{"dir", "msg"}` lines).
 fn write_side(record: &Path, side: &str, to: &Path) {
@@ -133,7 +144,7 @@ fn a_legacy_typescript_sdk_client_uses_a_modern_python_sdk_http_server_through_c
     let server = python_http_server("connect-ts-legacy-to-python-http");
     let client = node("client.mjs", &[]);
     let (client_side, server_side, _) =
-        bridged_http("connect-ts-legacy-to-python-http", &client, &server.url, Checks::all(20));
+        bridged_http("connect-ts-legacy-to-python-http", &client, &server.url, TRANSLATE, Checks::all(20));
     let c = judged(&client_side);
     asked_as_requests(&c);
     // The server saw the modern shape only: no handshake, the probe, input_required rounds, listen streams.
@@ -154,7 +165,7 @@ fn an_older_hosts_typescript_sdk_client_at_2025_03_26_uses_a_modern_python_sdk_h
     let server = python_http_server("connect-ts-2025-03-26-to-python-http");
     let client = node("client_2025_03_26.mjs", &[]);
     let (client_side, server_side, _) =
-        bridged_http("connect-ts-2025-03-26-to-python-http", &client, &server.url, Checks::all(14));
+        bridged_http("connect-ts-2025-03-26-to-python-http", &client, &server.url, TRANSLATE, Checks::all(14));
     let c = judged(&client_side);
     assert_eq!(c.revision, "2025-03-26");
     assert_eq!(c.count("s2c request sampling/createMessage"), 1, "{:?}", c.kinds);
@@ -172,7 +183,7 @@ fn modern_clients_use_the_legacy_reference_server_over_http_through_connect() {
     for (label, client) in clients {
         let name = format!("connect-{label}-to-everything-http");
         let server = everything_http_server(&name);
-        let (client_side, server_side, _) = bridged_http(&name, &client, &server.url, Checks::all(11));
+        let (client_side, server_side, _) = bridged_http(&name, &client, &server.url, &[], Checks::all(11));
         let c = judged(&client_side);
         assert_eq!(c.revision, "2026-07-28", "{label}");
         assert_eq!(c.count("s2c request"), 0, "{label}: a modern client takes no requests: {:?}", c.kinds);
@@ -261,7 +272,7 @@ fn a_legacy_typescript_sdk_http_client_uses_a_modern_python_sdk_server_through_l
     let name = "listen-ts-legacy-http-to-python-stdio";
     let server_side = peers::transcript_path(&format!("{name}.server-side"));
     let client_side = peers::transcript_path(&format!("{name}.client-side"));
-    let mut args = vec!["--".to_string()];
+    let mut args = vec!["--server-era".to_string(), "modern".to_string(), "--".to_string()];
     args.extend(peers::teed(&server_side, &python("server.py", &[])));
     let bridge = listening(name, &args);
     run_http_client(name, &node("client.mjs", &[]), bridge.url(), Checks::all(20));
@@ -331,7 +342,8 @@ fn a_legacy_http_client_reaches_modern_http_servers_through_listen_and_connect()
     for (label, start, checks) in servers {
         let name = format!("listen-connect-ts-legacy-to-{label}-http");
         let server = start(&name);
-        let bridge = listening(&name, &["--connect".to_string(), server.url.clone()]);
+        let args = ["--server-era".to_string(), "modern".to_string(), "--connect".to_string(), server.url.clone()];
+        let bridge = listening(&name, &args);
         run_http_client(&name, &node("client.mjs", &[]), bridge.url(), checks);
         let record = bridge.record.clone();
         assert!(bridge.stop().success(), "{label}");
@@ -354,11 +366,13 @@ fn a_legacy_typescript_sdk_client_uses_a_modern_only_typescript_sdk_v2_http_serv
     let name = "connect-ts-legacy-to-ts-v2-http";
     let server = ts_v2_http_server(name);
     let (client_side, server_side, _) =
-        bridged_http(name, &node("client.mjs", &[]), &server.url, Checks::skipping(18, &[NO_CHANGE_EVENTS]));
+        bridged_http(name, &node("client.mjs", &[]), &server.url, &[], Checks::skipping(18, &[NO_CHANGE_EVENTS]));
     asked_as_requests(&judged(&client_side));
     let s = judged(&server_side);
     assert_eq!(s.revision, "2026-07-28");
-    assert_eq!(s.count("c2s request initialize") + s.count("c2s request ping"), 0, "{:?}", s.kinds);
+    // The client's initialize went to the server first; its refusal told the bridge to translate.
+    assert_eq!(s.count("c2s request initialize"), 1, "{:?}", s.kinds);
+    assert_eq!(s.count("c2s request ping"), 0, "{:?}", s.kinds);
     assert_eq!(s.count("s2c result InputRequiredResult"), 3, "{:?}", s.kinds);
 }
 
@@ -517,7 +531,9 @@ fn legacy_stdio_clients_pass_every_check_through_connect_and_the_readme_says_wha
         let name = format!("versus-mcp-remote-{label}");
         let server = python_http_server(&name);
         let client = node(script, &[]);
-        let ours = through(&client, &[bridge_bin().display().to_string(), "--connect".into(), server.url.clone()]);
+        // The server speaks both eras: translated (told it is modern), as the table compares.
+        let bridge = [bridge_bin().display().to_string(), "--server-era".into(), "modern".into()];
+        let ours = through(&client, &[&bridge[..], &["--connect".into(), server.url.clone()]].concat());
         let mcp_remote = node("node_modules/mcp-remote/dist/proxy.js", &[&server.url, "--protocol", "auto"]);
         let theirs = through(&client, &mcp_remote);
         assert_eq!(ours.len(), checks, "{label}: the checks run through the bridge: {ours:?}");

@@ -192,8 +192,10 @@ pub(crate) fn python(script: &str, args: &[&str]) -> Vec<String> {
 fn a_legacy_typescript_sdk_client_uses_a_modern_python_sdk_server_through_the_bridge() {
     let client = node("client.mjs", &[]);
     let server = python("server.py", &[]);
+    // The Python SDK's server speaks both eras: told it is modern, the bridge translates
+    // (without, it passes the session through: the test after this one).
     let (_, client_side, server_side, record) =
-        bridged("bridge-ts-legacy-to-python-modern", &client, &[], &server, Checks::all(20));
+        bridged("bridge-ts-legacy-to-python-modern", &client, &["--server-era", "modern"], &server, Checks::all(20));
 
     // The client spoke 2025-11-25: a handshake, and the server's questions as requests to it.
     let c = judged(&client_side);
@@ -237,6 +239,33 @@ fn a_legacy_typescript_sdk_client_uses_a_modern_python_sdk_server_through_the_br
     record_matches(&record, &client_side, &server_side);
 }
 
+/// Never worse than direct: the Python SDK's server accepts a legacy client's
+/// `initialize`, so the bridge passes the whole session through, untouched: the
+/// server's questions reach the client as the requests it would get directly.
+#[test]
+fn a_legacy_typescript_sdk_client_and_a_dual_era_python_sdk_server_pass_through_the_bridge() {
+    let client = node("client.mjs", &[]);
+    let server = python("server.py", &[]);
+    // Directly, the server's legacy side offers no change events: the client skips that check.
+    let direct = Checks::skipping(18, &[NO_CHANGE_EVENTS]);
+    run_through("direct-ts-legacy-to-python-dual", &client, &server, &[], &direct);
+    let (_, client_side, server_side, record) =
+        bridged("bridge-ts-legacy-to-python-dual-pass", &client, &[], &server, direct);
+    let c = judged(&client_side);
+    let s = judged(&server_side);
+    assert_eq!((c.revision.as_str(), s.revision.as_str()), ("2025-11-25", "2025-11-25"));
+    assert_eq!(s.count("c2s request server/discover"), 0, "no probe: {:?}", s.kinds);
+    assert_eq!(s.count("c2s request initialize"), 1, "{:?}", s.kinds);
+    for asked in ["elicitation/create", "sampling/createMessage", "roots/list"] {
+        let kind = format!("s2c request {asked}");
+        assert!(s.count(&kind) >= 1 && s.count(&kind) == c.count(&kind), "{asked}: {:?} / {:?}", s.kinds, c.kinds);
+    }
+    // Untouched: both sides of the record are the same messages.
+    let (client_msgs, server_msgs) = (recorded(&record, "client"), recorded(&record, "server"));
+    assert_eq!(client_msgs, server_msgs, "the record's two sides differ: not a pass-through");
+    record_matches(&record, &client_side, &server_side);
+}
+
 #[test]
 fn an_older_hosts_typescript_sdk_client_at_2025_03_26_uses_a_modern_python_sdk_server_through_the_bridge() {
     // The TypeScript SDK 1.12.3 offers 2025-03-26 and disconnects from a server
@@ -244,8 +273,13 @@ fn an_older_hosts_typescript_sdk_client_at_2025_03_26_uses_a_modern_python_sdk_s
     // sends only what that version reads.
     let client = node("client_2025_03_26.mjs", &[]);
     let server = python("server.py", &[]);
-    let (_, client_side, server_side, record) =
-        bridged("bridge-ts-2025-03-26-to-python-modern", &client, &[], &server, Checks::all(14));
+    let (_, client_side, server_side, record) = bridged(
+        "bridge-ts-2025-03-26-to-python-modern",
+        &client,
+        &["--server-era", "modern"],
+        &server,
+        Checks::all(14),
+    );
 
     // The client's side, judged with 2025-03-26's types: its version, as the bridge answered it.
     let c = judged(&client_side);
@@ -329,7 +363,9 @@ fn a_legacy_typescript_sdk_client_uses_a_modern_only_typescript_sdk_v2_server_th
     assert_eq!(c.count("s2c request roots/list"), 1, "{:?}", c.kinds);
     let s = judged(&server_side);
     assert_eq!(s.revision, "2026-07-28");
-    assert_eq!(s.count("c2s request initialize") + s.count("c2s request ping"), 0, "{:?}", s.kinds);
+    // The client's initialize went to the server first; its refusal told the bridge to translate.
+    assert_eq!(s.count("c2s request initialize"), 1, "{:?}", s.kinds);
+    assert_eq!(s.count("c2s request ping"), 0, "{:?}", s.kinds);
     assert!(s.count("s2c result InputRequiredResult") >= 3, "{:?}", s.kinds);
     record_matches(&record, &client_side, &server_side);
 }
@@ -433,6 +469,7 @@ fn the_readmes_host_snippet_launches_the_bridge_for_the_typescript_sdks_stdio_cl
     let out = Command::new(&client[0]).args(&client[1..]).env("PATH", path).output().unwrap();
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && stdout.contains("all checks passed"), "{}:\n{stdout}\n{stderr}", out.status);
-    Checks::all(20).assert_run("launched-without-dashes", &stdout);
+    // The server speaks the client's era: passed through, the checks it has directly.
+    Checks::skipping(18, &[NO_CHANGE_EVENTS]).assert_run("launched-without-dashes", &stdout);
     assert!(stderr.contains("mcp-era-bridge: the client is legacy"), "the bridge ran: {stderr}");
 }

@@ -68,9 +68,16 @@ fn spec() -> &'static mcp_spec_codegen::Spec {
 
 /// The protocol version a session speaks: the version `initialize` was answered
 /// with, when there was a handshake (a client may probe with `server/discover`
-/// first); else the first request's `_meta` (2026-07-28 on).
+/// first); else the first request's `_meta` (2026-07-28 on). An `initialize`
+/// refused (a modern-only server's answer to a legacy client) is no handshake.
 fn version_of(records: &[(String, Value)]) -> Option<String> {
-    let handshake = records.iter().any(|(_, m)| m["method"] == "initialize");
+    let initializes: Vec<&Value> =
+        records.iter().filter(|(_, m)| m["method"] == "initialize").filter_map(|(_, m)| m.get("id")).collect();
+    let handshake = records.iter().any(|(_, m)| {
+        m.get("method").is_none()
+            && m.get("result").is_some()
+            && m.get("id").is_some_and(|id| initializes.contains(&id))
+    });
     for (_, msg) in records {
         if handshake {
             if let Some(v) = msg.pointer("/result/protocolVersion").and_then(Value::as_str) {
