@@ -135,8 +135,67 @@ impl Direct {
     }
 }
 
+/// A legacy client over HTTP, straight to the server: its session (2025-11-25's
+/// shape), what a legacy client connected directly pays.
+struct LegacyDirect {
+    http: reqwest::blocking::Client,
+    url: String,
+    session: String,
+    next: i64,
+}
+
+impl LegacyDirect {
+    fn start(url: &str) -> LegacyDirect {
+        let http = reqwest::blocking::Client::new();
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}});
+        let response = http
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(init.to_string())
+            .send()
+            .unwrap();
+        let session = response.headers()["mcp-session-id"].to_str().unwrap().to_string();
+        let answer = last_message(&response.text().unwrap());
+        assert!(answer.get("result").is_some(), "initialize: {answer}");
+        let mut client = LegacyDirect { http, url: url.to_string(), session, next: 1 };
+        client.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        client
+    }
+
+    fn post(&self, body: &Value) -> String {
+        self.http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &self.session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(body.to_string())
+            .send()
+            .unwrap()
+            .text()
+            .unwrap()
+    }
+
+    fn echo(&mut self, text: &str) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": text}}});
+        last_message(&self.post(&call))
+    }
+}
+
+/// The last message of an answer: a JSON body, or the last `data:` of an event stream.
+fn last_message(text: &str) -> Value {
+    let data = text.lines().filter_map(|l| l.strip_prefix("data:")).next_back().map(str::trim).unwrap_or(text);
+    serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
 enum Contender {
     Direct(Direct),
+    LegacyDirect(LegacyDirect),
     Proxy(StdioProxy),
 }
 
@@ -144,9 +203,83 @@ impl Contender {
     fn echo(&mut self, text: &str) -> Value {
         match self {
             Contender::Direct(d) => d.echo(text),
+            Contender::LegacyDirect(d) => d.echo(text),
             Contender::Proxy(p) => p.echo(text),
         }
     }
+}
+
+/// Clients at once in the concurrent row.
+const CONCURRENT: usize = 32;
+
+/// `CONCURRENT` clients at once, each making `CALLS` calls, in paired rounds:
+/// modern and legacy clients straight to the server, against legacy stdio
+/// clients each through a bridge of its own (`--connect`, as a host runs one
+/// per server), passing through and translating; the median calls per second
+/// of each, and each bridge's against the direct clients on the same path.
+fn concurrent(bridge: &std::path::Path, url: &str, rounds: usize) {
+    let mut direct: Vec<Direct> = (0..CONCURRENT)
+        .map(|_| Direct { http: reqwest::blocking::Client::new(), url: url.to_string(), next: 1 })
+        .collect();
+    let mut bridged: Vec<StdioProxy> = (0..CONCURRENT)
+        .map(|_| StdioProxy::start(&[bridge.display().to_string(), "--connect".into(), url.to_string()]))
+        .collect();
+    let mut legacy: Vec<LegacyDirect> = (0..CONCURRENT).map(|_| LegacyDirect::start(url)).collect();
+    let translating = [bridge.display().to_string(), "--server-era".into(), "modern".into(), "--connect".into()];
+    let mut translated: Vec<StdioProxy> =
+        (0..CONCURRENT).map(|_| StdioProxy::start(&[&translating[..], &[url.to_string()]].concat())).collect();
+    let mut rates = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+    for round in 0..rounds.max(1) + 1 {
+        for k in 0..4 {
+            let which = (round + k) % 4;
+            let started = Instant::now();
+            std::thread::scope(|scope| {
+                let run = |text: String, echo: &mut dyn FnMut(&str) -> Value| {
+                    for call in 0..CALLS {
+                        let text = format!("{text} call {call}");
+                        let answer = echo(&text);
+                        assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!(text)), "{answer}");
+                    }
+                };
+                if which == 0 {
+                    for (n, d) in direct.iter_mut().enumerate() {
+                        scope.spawn(move || run(format!("direct {n} round {round}"), &mut |t| d.echo(t)));
+                    }
+                } else if which == 1 {
+                    for (n, d) in legacy.iter_mut().enumerate() {
+                        scope.spawn(move || run(format!("legacy {n} round {round}"), &mut |t| d.echo(t)));
+                    }
+                } else if which == 3 {
+                    for (n, p) in translated.iter_mut().enumerate() {
+                        scope.spawn(move || run(format!("translated {n} round {round}"), &mut |t| p.echo(t)));
+                    }
+                } else {
+                    for (n, p) in bridged.iter_mut().enumerate() {
+                        scope.spawn(move || run(format!("bridged {n} round {round}"), &mut |t| p.echo(t)));
+                    }
+                }
+            });
+            // The first round warms up (connections, the bridges' sessions): not counted.
+            if round > 0 {
+                rates[which].push((CONCURRENT * CALLS) as f64 / started.elapsed().as_secs_f64());
+            }
+        }
+    }
+    for r in &mut rates {
+        r.sort_by(f64::total_cmp);
+    }
+    let median = |r: &Vec<f64>| r[r.len() / 2];
+    let (d, l, b, t) = (median(&rates[0]), median(&rates[1]), median(&rates[2]), median(&rates[3]));
+    println!("\n{CONCURRENT} clients at once, {CALLS} calls each, {} paired rounds (median calls/s)", rates[0].len());
+    println!("  {:62} {:>9.0}", "direct (modern clients, HTTP)", d);
+    println!("  {:62} {:>9.0}", "direct (legacy clients, HTTP sessions)", l);
+    println!("  {:62} {:>9.0}", "legacy stdio clients, each through mcp-era-bridge --connect", b);
+    println!("  {:62} {:>9.0}", "  translating (--server-era modern)", t);
+    println!(
+        "  goals (at least 0.8x): passing through / the same legacy sessions direct {:.2}x; translating / modern direct {:.2}x",
+        b / l,
+        t / d
+    );
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -176,6 +309,7 @@ fn main() {
             "direct (modern client, HTTP)",
             Contender::Direct(Direct { http: reqwest::blocking::Client::new(), url: url.clone(), next: 1 }),
         ),
+        ("direct (legacy client, HTTP session)", Contender::LegacyDirect(LegacyDirect::start(&url))),
         // The server speaks both eras: the bridge passes a legacy client's session through
         // (as mcp-remote does), or translates it when told the server is modern.
         (
@@ -251,8 +385,14 @@ fn main() {
             ms(p99) - d99
         );
     }
-    let [direct, ours, translating, theirs] = [summary[0], summary[1], summary[2], summary[3]];
+    let [direct, legacy_direct, ours, translating, theirs] =
+        [summary[0], summary[1], summary[2], summary[3], summary[4]];
     let added = |s: (Duration, Duration, f64)| ms(s.0) - ms(direct.0);
+    println!(
+        "  passing through, beside the same legacy session direct: +{:.2} ms p50 (goal: at most 0.1), {:.2}x its calls/s",
+        ms(ours.0) - ms(legacy_direct.0),
+        ours.2 / legacy_direct.2
+    );
     for (what, ours) in [("passing through", ours), ("translating", translating)] {
         println!(
             "  goals, {what}: our added p50 / mcp-remote's {:.2} (at most 0.33); our p99 / mcp-remote's p50 {:.2} (under 1); our calls/s / mcp-remote's {:.2}x (at least 1.5x)",
@@ -261,4 +401,5 @@ fn main() {
             ours.2 / theirs.2
         );
     }
+    concurrent(&bridge, &url, rounds.div_ceil(4));
 }
