@@ -23,7 +23,6 @@ use mcp_era_bridge::http::{
 use mcp_spec_types::http as rules;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Client, Url};
-use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
@@ -130,13 +129,8 @@ async fn run(
     let mut timers: HashMap<TimerId, AbortHandle> = HashMap::new();
     while let Some(command) = rx.recv().await {
         let input = match command {
-            Command::Send(line) => match serde_json::from_str::<Value>(&line) {
-                Ok(message) => UpstreamInput::Send(message),
-                Err(e) => {
-                    eprintln!("mcp-era-bridge: not sent to the server, not JSON ({e}): {line}");
-                    continue;
-                }
-            },
+            // As it came: the machine reads it to route it, and sends its text.
+            Command::Send(line) => UpstreamInput::SendText(line),
             Command::Close => UpstreamInput::Close,
             Command::Http(input) => input,
         };

@@ -539,3 +539,45 @@ fn an_initialize_refused_by_a_modern_only_server_leaves_the_per_request_shape() 
     assert_eq!(header(&sent, "MCP-Protocol-Version"), Some("2026-07-28"));
     assert!(matches!(up.shape(), mcp_era_bridge::http::Shape::PerRequest));
 }
+
+#[test]
+fn text_is_relayed_untouched_both_ways_unless_the_machine_changes_it_or_it_spans_lines() {
+    let mut up = HttpUpstream::new();
+    // Key order, spacing and escapes as the client wrote them: the body is the line.
+    let line = r#"{"params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}, "name": "echo"}, "method": "tools/call", "id": 1, "jsonrpc": "2.0"}"#;
+    let r = one_request(&up.handle(UpstreamInput::SendText(line.to_string())));
+    assert_eq!(r.body.as_deref(), Some(line));
+    assert_eq!(header(&r, "Mcp-Name"), Some("echo"), "read to route it");
+    up.handle(began(r.stream, 200, None));
+    let answer = r#"{"result": {"resultType": "complete", "content": [{"text": "caf\u00e9", "type": "text"}]}, "id": 1, "jsonrpc": "2.0"}"#;
+    let actions = up.handle(UpstreamInput::Body { stream: r.stream, body: format!("{answer}\n").into_bytes() });
+    assert_eq!(
+        actions.iter().find(|a| matches!(a, UpstreamAction::Deliver(_))),
+        Some(&UpstreamAction::Deliver(answer.into()))
+    );
+    // A pretty-printed answer spans lines: written again on one.
+    let r = one_request(&up.handle(UpstreamInput::SendText(line.replace("\"id\": 1", "\"id\": 2"))));
+    up.handle(began(r.stream, 200, None));
+    let pretty =
+        "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 2,\n  \"result\": {\"resultType\": \"complete\", \"content\": []}\n}";
+    let actions = up.handle(UpstreamInput::Body { stream: r.stream, body: pretty.as_bytes().to_vec() });
+    let [UpstreamAction::Deliver(one_line)] =
+        &actions.iter().filter(|a| matches!(a, UpstreamAction::Deliver(_))).cloned().collect::<Vec<_>>()[..]
+    else {
+        panic!()
+    };
+    assert!(!one_line.contains('\n') && serde_json::from_str::<Value>(one_line).unwrap()["id"] == 2, "{one_line}");
+    // A tools/list answer the machine changes (an invalid tool left out) is written again.
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta()}});
+    let r = one_request(&up.handle(UpstreamInput::SendText(list.to_string())));
+    up.handle(began(r.stream, 200, None));
+    let tools = json!({"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete", "tools": [
+        {"name": "broken", "inputSchema": {"type": "object", "properties": {"r": {"type": "object", "x-mcp-header": "R"}}}}]}});
+    let delivered = delivered(&up.handle(body(r.stream, tools)));
+    assert_eq!(delivered[0]["result"]["tools"], json!([]));
+    // Text that is no JSON is not sent.
+    let actions = up.handle(UpstreamInput::SendText("{nope".into()));
+    assert!(
+        requests(&actions).is_empty() && matches!(&actions[..], [UpstreamAction::Log(n)] if n.contains("not JSON"))
+    );
+}

@@ -128,6 +128,9 @@ impl std::fmt::Display for Status {
 pub enum UpstreamInput {
     /// A message of the session's, for the server.
     Send(Value),
+    /// A message of the session's as its text: sent as it came (a pass-through
+    /// relays bodies untouched), read only to route it.
+    SendText(String),
     /// An exchange's answer began: its status, its `Mcp-Session-Id` and its
     /// `WWW-Authenticate`. Its body comes next, whole ([`Body`](Self::Body)) or
     /// as the events of a stream ([`Event`](Self::Event)), as its content type says.
@@ -315,7 +318,7 @@ pub struct HttpUpstream {
     exchanges: BTreeMap<StreamId, Exchange>,
     next: u64,
     /// Messages that wait for the legacy session to open.
-    held: VecDeque<Value>,
+    held: VecDeque<(Value, Option<String>)>,
     timers: BTreeMap<TimerId, Timer>,
     /// The `Authorization` of every exchange, once the driver told it.
     authorization: Option<String>,
@@ -360,7 +363,11 @@ impl HttpUpstream {
     pub fn handle(&mut self, input: UpstreamInput) -> Vec<UpstreamAction> {
         let mut out = Vec::new();
         match input {
-            UpstreamInput::Send(message) => self.send(message, &mut out),
+            UpstreamInput::Send(message) => self.send(message, None, &mut out),
+            UpstreamInput::SendText(text) => match serde_json::from_str(&text) {
+                Ok(message) => self.send(message, Some(text), &mut out),
+                Err(e) => out.push(UpstreamAction::Log(format!("not sent to the server, not JSON ({e}): {text}"))),
+            },
             UpstreamInput::Began { stream, status, session_id, www_authenticate } => {
                 self.began(stream, status, session_id, www_authenticate, &mut out)
             }
@@ -381,7 +388,8 @@ impl HttpUpstream {
         }
     }
 
-    fn send(&mut self, message: Value, out: &mut Vec<UpstreamAction>) {
+    /// Sends `message`; its `text`, when given, is the body as it came.
+    fn send(&mut self, message: Value, text: Option<String>, out: &mut Vec<UpstreamAction>) {
         if self.closing {
             return out.push(UpstreamAction::Log(format!("not sent to the server, the session is ending: {message}")));
         }
@@ -400,18 +408,18 @@ impl HttpUpstream {
                 listening: false,
             }));
             let purpose = Purpose::Request { id: id.clone(), method: m.clone() };
-            return self.post(purpose, &message, out);
+            return self.post(purpose, &message, text, out);
         }
         match self.session().map(|s| s.state) {
-            Some(SessionState::Opening | SessionState::Reopening) => return self.held.push_back(message),
+            Some(SessionState::Opening | SessionState::Reopening) => return self.held.push_back((message, text)),
             Some(SessionState::Expired) => {
-                self.held.push_back(message);
+                self.held.push_back((message, text));
                 return self.reopen(out);
             }
             _ => {}
         }
         match (method, id) {
-            (Some(method), Some(id)) => self.post(Purpose::Request { id, method }, &message, out),
+            (Some(method), Some(id)) => self.post(Purpose::Request { id, method }, &message, text, out),
             (Some(method), None) => {
                 if method == method::CANCELLED {
                     // A cancelled request's stream is not resumed.
@@ -435,9 +443,9 @@ impl HttpUpstream {
                 {
                     session.initialized = Some(message.clone());
                 }
-                self.post(Purpose::Notification { method }, &message, out)
+                self.post(Purpose::Notification { method }, &message, text, out)
             }
-            (None, Some(_)) => self.post(Purpose::Answer, &message, out),
+            (None, Some(_)) => self.post(Purpose::Answer, &message, text, out),
             (None, None) => out.push(UpstreamAction::Log(format!("not sent to the server, not JSON-RPC: {message}"))),
         }
     }
@@ -450,7 +458,8 @@ impl HttpUpstream {
     }
 
     /// The POST of `message` with the headers its shape needs.
-    fn post(&mut self, purpose: Purpose, message: &Value, out: &mut Vec<UpstreamAction>) {
+    /// The POST of `message` (its `text` as it came, when given) with the headers its shape needs.
+    fn post(&mut self, purpose: Purpose, message: &Value, text: Option<String>, out: &mut Vec<UpstreamAction>) {
         let mut headers = vec![
             ("Accept".to_string(), "application/json, text/event-stream".to_string()),
             ("Content-Type".to_string(), "application/json".to_string()),
@@ -476,7 +485,7 @@ impl HttpUpstream {
             stream: StreamId(0),
             method: HttpMethod::Post,
             headers,
-            body: Some(message.to_string()),
+            body: Some(text.unwrap_or_else(|| message.to_string())),
             long_lived,
         };
         self.start(Exchange::new(purpose, request), out);
@@ -510,14 +519,14 @@ impl HttpUpstream {
         out.push(UpstreamAction::Log(
             "the server's session expired: opening a new one with the client's initialize".into(),
         ));
-        self.post(Purpose::Reinitialize, &initialize, out);
+        self.post(Purpose::Reinitialize, &initialize, None, out);
     }
 
     /// After a new session's `initialize`: its `initialized`, or, when the
     /// client sent none, the session open.
     fn reinitialized(&mut self, out: &mut Vec<UpstreamAction>) {
         match self.session().and_then(|s| s.initialized.clone()) {
-            Some(initialized) => self.post(Purpose::Reinitialized, &initialized, out),
+            Some(initialized) => self.post(Purpose::Reinitialized, &initialized, None, out),
             None => self.opened(out),
         }
     }
@@ -527,8 +536,8 @@ impl HttpUpstream {
         if let Some(session) = self.session() {
             session.state = SessionState::Open;
         }
-        while let Some(message) = self.held.pop_front() {
-            self.send(message, out);
+        while let Some((message, text)) = self.held.pop_front() {
+            self.send(message, text, out);
             // A message that expired the session again holds the rest.
             if self.session().is_some_and(|s| s.state != SessionState::Open) {
                 break;
@@ -650,8 +659,10 @@ impl HttpUpstream {
             Purpose::Request { id, method } => {
                 self.stop(stream, out);
                 let answer = answer_of(&status, &body, &id, &method);
+                // A success's body is the answer as it came.
+                let text = status.success().then(|| std::str::from_utf8(&body).ok()).flatten();
                 match answer {
-                    Ok(message) => self.pass(message, &method, out),
+                    Ok(message) => self.pass(message, text, &method, out),
                     Err(why) => out.push(fault(&id, format!("{method}: {why}"))),
                 }
                 self.answered(&method, out);
@@ -696,7 +707,7 @@ impl HttpUpstream {
         match exchange.purpose.clone() {
             Purpose::Request { id, method } => {
                 let answers = message.get("method").is_none() && message.get("id") == Some(&id);
-                self.pass(message, &method, out);
+                self.pass(message, Some(&data), &method, out);
                 if answers {
                     self.stop(stream, out);
                     self.answered(&method, out);
@@ -708,7 +719,7 @@ impl HttpUpstream {
                 self.stop(stream, out);
                 self.reinitialized(out);
             }
-            _ => self.pass(message, "", out),
+            _ => self.pass(message, Some(&data), "", out),
         }
     }
 
@@ -884,8 +895,8 @@ impl HttpUpstream {
             if self.session().is_some_and(|s| s.version.is_none()) {
                 // Refused (a modern-only server): no session was opened; each request its own POST again.
                 self.shape = Shape::PerRequest;
-                let held: Vec<Value> = self.held.drain(..).collect();
-                return held.into_iter().for_each(|message| self.send(message, out));
+                let held: Vec<_> = self.held.drain(..).collect();
+                return held.into_iter().for_each(|(message, text)| self.send(message, text, out));
             }
             self.opened(out);
         }
@@ -899,18 +910,23 @@ impl HttpUpstream {
         }
     }
 
-    /// A message from the server, delivered: a `tools/list` answer read for
-    /// its tools' headers first (the per-request shape), an `initialize`
-    /// answer for the version.
-    fn pass(&mut self, mut message: Value, method: &str, out: &mut Vec<UpstreamAction>) {
+    /// A message from the server, delivered as its `text` came when it is
+    /// one line and unchanged: a `tools/list` answer read for its tools'
+    /// headers first (the per-request shape, which leaves invalid tools out),
+    /// an `initialize` answer for the version.
+    fn pass(&mut self, mut message: Value, text: Option<&str>, method: &str, out: &mut Vec<UpstreamAction>) {
+        let mut text = text.map(str::trim).filter(|t| !t.contains(['\n', '\r']));
         if method == method::TOOLS_LIST && matches!(self.shape, Shape::PerRequest) {
             let notes = self.tools.learn(&mut message, Invalid::Drop);
+            if !notes.is_empty() {
+                text = None;
+            }
             out.extend(notes.into_iter().map(UpstreamAction::Log));
         }
         if method == method::INITIALIZE {
             self.note_version(&message);
         }
-        out.push(UpstreamAction::Deliver(message.to_string()));
+        out.push(UpstreamAction::Deliver(text.map_or_else(|| message.to_string(), str::to_string)));
     }
 
     fn close(&mut self, out: &mut Vec<UpstreamAction>) {
@@ -921,7 +937,7 @@ impl HttpUpstream {
         for stream in self.exchanges.keys().copied().collect::<Vec<_>>() {
             self.stop(stream, out);
         }
-        for message in self.held.drain(..) {
+        for (message, _) in self.held.drain(..) {
             out.push(UpstreamAction::Log(format!("not sent to the server, the session ended first: {message}")));
         }
         self.timers.clear();
