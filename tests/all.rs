@@ -4,6 +4,7 @@
 
 mod apps;
 mod bridge_http_peers;
+mod bridge_matrix;
 mod bridge_peers;
 mod building;
 mod client_peers;
