@@ -159,7 +159,7 @@ impl LegacyDirect {
         let session = response.headers()["mcp-session-id"].to_str().unwrap().to_string();
         let answer = last_message(&response.text().unwrap());
         assert!(answer.get("result").is_some(), "initialize: {answer}");
-        let mut client = LegacyDirect { http, url: url.to_string(), session, next: 1 };
+        let client = LegacyDirect { http, url: url.to_string(), session, next: 1 };
         client.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         client
     }
