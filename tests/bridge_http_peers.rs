@@ -80,7 +80,7 @@ pub(crate) fn http_peer(name: &str, port: u16, path: &str, cmd: &mut Command) ->
 }
 
 /// How a peer server is started (by the name of its test).
-type StartPeer = fn(&str) -> HttpPeer;
+pub(crate) type StartPeer = fn(&str) -> HttpPeer;
 
 /// The TypeScript SDK v2's server (tests/peers/node/server_v2.mjs) on Streamable HTTP,
 /// modern only: it refuses the `initialize` handshake.

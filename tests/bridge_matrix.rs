@@ -22,7 +22,7 @@ use std::process::Command;
 use mcp_spec_tests::peers;
 use serde_json::Value;
 
-use crate::bridge_http_peers::{HttpPeer, python_http_server, ts_v2_http_server};
+use crate::bridge_http_peers::{StartPeer, python_http_server, ts_v2_http_server};
 use crate::bridge_peers::{bridge_bin, node, python, recorded, session_ended};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +172,7 @@ fn every_check_that_passes_directly_passes_through_the_bridge_and_the_rest_are_t
             cells.push((name, cell(&client, *speaks, server, &direct, &through, &record)));
         }
     }
-    let http_servers: [(&str, Speaks, fn(&str) -> HttpPeer); 2] = [
+    let http_servers: [(&str, Speaks, StartPeer); 2] = [
         ("ts-v2-modern-only-http", Speaks::ModernOnly, ts_v2_http_server),
         ("python-dual-http", Speaks::Both, python_http_server),
     ];
