@@ -3,6 +3,7 @@
 //! module is one concern; what they share is the `mcp_spec_tests` library.
 
 mod apps;
+mod bridge_balance;
 mod bridge_http_peers;
 mod bridge_matrix;
 mod bridge_peers;

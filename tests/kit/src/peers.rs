@@ -5,7 +5,8 @@
 //!   pinned with its hashes (`tests/peers/python/requirements.txt`);
 //! - `node/`: the official TypeScript SDK, `@modelcontextprotocol/sdk` 1.32.2,
 //!   and the reference server `@modelcontextprotocol/server-everything` 2026.8.31,
-//!   from the npm registry with `npm ci` (`tests/peers/node/package-lock.json`).
+//!   from the npm registry with `npm ci` (`tests/peers/node/package-lock.json`);
+//! - `haproxy/`: Debian 12's HAProxy 2.6.12, unpacked from its archive's packages.
 //!
 //! An install is done once: a stamp records what it was made from, and a file
 //! lock keeps test binaries running at the same time from installing twice. When
@@ -186,6 +187,42 @@ pub fn conformance_runner() -> PathBuf {
         "@modelcontextprotocol/conformance 0.2.0-alpha.11 and node 22 from the npm registry (https://registry.npmjs.org)",
         |dir| npm_ci(&src, dir, "tests/conformance/package-lock.json"),
     )
+}
+
+/// Debian 12's HAProxy and the libraries it needs that a Debian machine may
+/// lack, as the Debian archive serves them, pinned (an archive that serves
+/// others fails the install, naming them): the packages downloaded with
+/// `apt-get download` (no root, nothing installed on the machine) and
+/// unpacked under `target/peers/haproxy`. The binary, and the folder its
+/// libraries are in (for `LD_LIBRARY_PATH`).
+pub fn haproxy() -> (PathBuf, PathBuf) {
+    const PACKAGES: [&str; 4] = [
+        "haproxy=2.6.12-1+deb12u3",
+        "liblua5.3-0=5.3.6-2",
+        "libopentracing-c-wrapper0=1.1.3-3+b1",
+        "libopentracing1=1.6.0-4",
+    ];
+    let dir = once(
+        &installed().join("haproxy"),
+        &PACKAGES.join("\n"),
+        "HAProxy 2.6.12 from Debian 12's archive (apt-get download)",
+        |dir| {
+            let debs = dir.join("debs");
+            std::fs::create_dir_all(&debs).map_err(|e| format!("{}: {e}", debs.display()))?;
+            run(
+                Command::new("apt-get").arg("download").args(PACKAGES).current_dir(&debs),
+                &format!("apt-get download {}", PACKAGES.join(" ")),
+            )?;
+            for deb in std::fs::read_dir(&debs).map_err(|e| e.to_string())?.flatten() {
+                run(
+                    Command::new("dpkg-deb").arg("-x").arg(deb.path()).arg(dir.join("root")),
+                    &format!("dpkg-deb -x {}", deb.path().display()),
+                )?;
+            }
+            Ok(())
+        },
+    );
+    (dir.join("root/usr/sbin/haproxy"), dir.join("root/usr/lib/x86_64-linux-gnu"))
 }
 
 /// The suite's reference server (`examples/servers/typescript` of the suite's
