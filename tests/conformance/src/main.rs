@@ -44,16 +44,36 @@ struct Cli {
 /// The revisions whose requirement lists the suite freezes.
 const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 
-/// One run: a requirement list against one server under test.
+/// One run: a requirement list against one server or client under test.
 struct Run {
     /// `reference-server-2026-07-28`: the expected-failures file's name too.
     name: String,
     revision: &'static str,
     /// What is tested, as the README's table says it.
     what: String,
-    /// The era bridge in front of the reference server, with these arguments
-    /// besides `--listen` and `--connect`; none: the reference server directly.
-    bridge: Option<&'static [&'static str]>,
+    leg: Leg,
+}
+
+/// Which of the suite's legs a run is, and what it runs against.
+enum Leg {
+    /// `conformance server`: the era bridge in front of the reference server,
+    /// with these arguments besides `--listen` and `--connect`; none: the
+    /// reference server directly.
+    Server { bridge: Option<&'static [&'static str]> },
+    /// `conformance client`: a scenario client of ours (a script under
+    /// `tests/conformance/clients/`) on stdio through `mcp-era-bridge --connect`
+    /// to each scenario's mock server.
+    Client { script: &'static str },
+}
+
+impl Leg {
+    /// The runner's subcommand, the requirement lists' section, the expected-failures file's key.
+    fn name(&self) -> &'static str {
+        match self {
+            Leg::Server { .. } => "server",
+            Leg::Client { .. } => "client",
+        }
+    }
 }
 
 fn runs() -> Vec<Run> {
@@ -63,7 +83,7 @@ fn runs() -> Vec<Run> {
             name: format!("reference-server-{revision}"),
             revision,
             what: "the reference server, directly".into(),
-            bridge: None,
+            leg: Leg::Server { bridge: None },
         })
         .collect();
     runs.extend([
@@ -72,20 +92,26 @@ fn runs() -> Vec<Run> {
             revision: "2026-07-28",
             what: "the bridge (`--listen --server-era legacy`) translating onto the reference server's legacy side"
                 .into(),
-            bridge: Some(&["--server-era", "legacy"]),
+            leg: Leg::Server { bridge: Some(&["--server-era", "legacy"]) },
         },
         Run {
             name: "bridge-as-legacy-server-2025-11-25".into(),
             revision: "2025-11-25",
             what: "the bridge (`--listen --server-era modern`) translating onto the reference server's modern side"
                 .into(),
-            bridge: Some(&["--server-era", "modern"]),
+            leg: Leg::Server { bridge: Some(&["--server-era", "modern"]) },
         },
         Run {
             name: "bridge-pass-through-2026-07-28".into(),
             revision: "2026-07-28",
             what: "the bridge (`--listen`, eras found) passing the reference server's modern side through".into(),
-            bridge: Some(&[]),
+            leg: Leg::Server { bridge: Some(&[]) },
+        },
+        Run {
+            name: "bridge-as-modern-client-2025-11-25".into(),
+            revision: "2025-11-25",
+            what: "a 2026-07-28 client (`clients/modern.mjs`) through the bridge (`--connect`) to each 2025-11-25 client scenario's mock server".into(),
+            leg: Leg::Client { script: "modern.mjs" },
         },
     ]);
     runs
@@ -164,8 +190,8 @@ impl Runner {
     }
 
     /// The requirement list of `revision`, as the runner ships it, read by its
-    /// own YAML parser: (scored, not scored) scenarios of the server leg.
-    fn requirements(&self, revision: &str) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
+    /// own YAML parser: (scored, not scored) scenarios of the `leg`.
+    fn requirements(&self, revision: &str, leg: &str) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
         let package = self.cli.parent().and_then(Path::parent).ok_or("the runner's package folder")?;
         let file = package.join(format!("requirements/{revision}.yaml"));
         let script = "const y=require('yaml');process.stdout.write(JSON.stringify(y.parse(require('fs').readFileSync(process.argv[1],'utf8'))))";
@@ -181,37 +207,59 @@ impl Runner {
         let doc: serde_json::Value =
             serde_json::from_slice(&out.stdout).map_err(|e| format!("{}: {e}", file.display()))?;
         let scored: BTreeSet<String> =
-            doc["server"].as_array().into_iter().flatten().filter_map(|s| s.as_str().map(String::from)).collect();
+            doc[leg].as_array().into_iter().flatten().filter_map(|s| s.as_str().map(String::from)).collect();
         let not_scored: BTreeSet<String> = doc["not_scored"]
             .as_array()
             .into_iter()
             .flatten()
-            .filter(|e| e["leg"] == "server")
+            .filter(|e| e["leg"] == leg)
             .filter_map(|e| e["scenario"].as_str().map(String::from))
             .collect();
         if scored.is_empty() {
-            return Err(format!("{} lists no server scenario", file.display()));
+            return Err(format!("{} lists no {leg} scenario", file.display()));
         }
         Ok((scored, not_scored))
     }
 
     fn run(&self, run: &Run, start_timeout: Duration) -> Result<Score, String> {
-        let (scored, not_scored) = self.requirements(run.revision)?;
+        let leg = run.leg.name();
+        let (scored, not_scored) = self.requirements(run.revision, leg)?;
         let expected_file = workspace_root().join(format!("tests/conformance/expected/{}.yaml", run.name));
-        let expected = Expected::read(&expected_file)?;
+        let expected = Expected::read(&expected_file, leg)?;
         let out = workspace_root().join("target/conformance").join(&run.name);
         let _ = std::fs::remove_dir_all(&out);
         std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-        let server = Server::start(&self.node, &self.server, &out.join("server.log"), start_timeout)?;
-        let bridge = match run.bridge {
-            Some(args) => Some(Bridge::start(&server.url, args, &out.join("bridge.log"), start_timeout)?),
-            None => None,
-        };
-        let url = bridge.as_ref().map_or(&server.url, |b| &b.url).clone();
+        let mut runner = Command::new(&self.node);
+        runner.arg(&self.cli).arg(leg);
+        // What the run needs running meanwhile (the reference server, a bridge), stopped after it.
+        let mut running: (Option<Server>, Option<Bridge>) = (None, None);
+        match run.leg {
+            Leg::Server { bridge } => {
+                let server = Server::start(&self.node, &self.server, &out.join("server.log"), start_timeout)?;
+                let bridge = match bridge {
+                    Some(args) => Some(Bridge::start(&server.url, args, &out.join("bridge.log"), start_timeout)?),
+                    None => None,
+                };
+                let url = bridge.as_ref().map_or(&server.url, |b| &b.url).clone();
+                runner.args(["--url", &url]);
+                running = (Some(server), bridge);
+            }
+            Leg::Client { script } => {
+                // The suite runs it with each scenario's URL last, all scenarios at once; each
+                // starts a bridge of its own (stdio), so nothing is shared between them.
+                let script = workspace_root().join("tests/conformance/clients").join(script);
+                let bridge = mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge");
+                let command =
+                    [self.node.as_path(), &script, Path::new("--bridge"), &bridge].map(|p| p.display().to_string());
+                if command.iter().any(|part| part.contains(char::is_whitespace)) {
+                    return Err(format!("the runner splits its --command at spaces: {command:?} has one"));
+                }
+                runner.args(["--command", &command.join(" ")]);
+            }
+        }
         let started = Instant::now();
-        let suite = Command::new(&self.node)
-            .arg(&self.cli)
-            .args(["server", "--url", &url, "--requirements", run.revision, "--expected-failures"])
+        let suite = runner
+            .args(["--requirements", run.revision, "--expected-failures"])
             .arg(&expected_file)
             .arg("-o")
             .arg(out.join("results"))
@@ -219,11 +267,10 @@ impl Runner {
             .output()
             .map_err(|e| format!("cannot run the conformance runner: {e}"))?;
         let took = started.elapsed();
-        drop(bridge);
-        drop(server);
+        drop(running);
         std::fs::write(out.join("runner.log"), [&suite.stdout[..], &suite.stderr[..]].concat())
             .map_err(|e| format!("{}: {e}", out.display()))?;
-        let results = read_results(&out.join("results"))?;
+        let results = read_results(&out.join("results"), leg)?;
         let mut score = Score::of(&results, &scored, &not_scored, &expected, took);
         // The runner's verdict and ours must agree: each is the other's check.
         let ours_ok = score.problems.is_empty();
@@ -383,15 +430,28 @@ fn failed(status: &str) -> bool {
 }
 
 /// Each scenario's checks, (check id, status), from the folders the runner
-/// saved (`server-<scenario>-<timestamp>/checks.json`).
-fn read_results(dir: &Path) -> Result<BTreeMap<String, Vec<(String, String)>>, String> {
+/// saved: `server-<scenario>-<timestamp>/checks.json` for the server leg,
+/// `<scenario>-<timestamp>/` for the client leg, whose `auth/…` scenarios are
+/// in an `auth/` folder.
+fn read_results(dir: &Path, leg: &str) -> Result<BTreeMap<String, Vec<(String, String)>>, String> {
     let mut out = BTreeMap::new();
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("the runner saved no results in {}: {e}", dir.display()))?;
+    let mut folders = Vec::new();
     for entry in entries.flatten() {
         let folder = entry.file_name().to_string_lossy().into_owned();
-        let scenario = scenario_of(&folder).ok_or_else(|| format!("an unexpected results folder: {folder}"))?;
-        let file = entry.path().join("checks.json");
+        if leg == "client" && folder == "auth" {
+            let inner = std::fs::read_dir(entry.path()).map_err(|e| format!("{}: {e}", entry.path().display()))?;
+            folders.extend(inner.flatten().map(|e| (format!("auth/{}", e.file_name().to_string_lossy()), e.path())));
+        } else {
+            folders.push((folder, entry.path()));
+        }
+    }
+    let prefix = if leg == "server" { "server-" } else { "" };
+    for (folder, path) in folders {
+        let scenario = scenario_of(&folder, prefix).ok_or_else(|| format!("an unexpected results folder: {folder}"))?;
+        let entry = path;
+        let file = entry.join("checks.json");
         let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
         let checks: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
         let checks = checks.as_array().ok_or_else(|| format!("{}: not a list of checks", file.display()))?;
@@ -409,9 +469,9 @@ fn read_results(dir: &Path) -> Result<BTreeMap<String, Vec<(String, String)>>, S
     Ok(out)
 }
 
-/// `server-tools-list-2026-12-06T23-05-53-186Z` → `tools-list`.
-fn scenario_of(folder: &str) -> Option<&str> {
-    let rest = folder.strip_prefix("server-")?;
+/// `server-tools-list-2026-12-06T23-05-53-186Z` → `tools-list` (the prefix `server-`).
+fn scenario_of<'a>(folder: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = folder.strip_prefix(prefix)?;
     const STAMP: usize = "-2026-12-06T23-05-53-186Z".len();
     let cut = rest.len().checked_sub(STAMP)?;
     let stamp = &rest[cut..];
@@ -419,14 +479,14 @@ fn scenario_of(folder: &str) -> Option<&str> {
 }
 
 /// An expected-failures file: `scenario` or `scenario:check-id` entries under
-/// `server:`, each with the reason it is there as its line's comment.
+/// `server:` or `client:` (the run's leg), each with the reason it is there as its line's comment.
 #[derive(Debug)]
 struct Expected {
     entries: Vec<(String, Option<String>)>,
 }
 
 impl Expected {
-    fn read(file: &Path) -> Result<Expected, String> {
+    fn read(file: &Path, leg: &str) -> Result<Expected, String> {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let mut entries = Vec::new();
         let mut section = None;
@@ -440,8 +500,8 @@ impl Expected {
             let header = trimmed.strip_suffix(':').or_else(|| trimmed.strip_suffix(": []"));
             if let Some(key) = header.filter(|_| !line.starts_with(' ')) {
                 section = Some(key.to_string());
-                if key != "server" {
-                    return Err(format!("{}: only a `server:` list is run here, not `{key}:`", at()));
+                if key != leg {
+                    return Err(format!("{}: this run is the {leg} leg: a `{leg}:` list, not `{key}:`", at()));
                 }
                 continue;
             }
@@ -579,13 +639,16 @@ mod tests {
 
     #[test]
     fn a_results_folder_names_its_scenario() {
-        assert_eq!(scenario_of("server-tools-list-2026-12-06T23-05-53-186Z"), Some("tools-list"));
+        assert_eq!(scenario_of("server-tools-list-2026-12-06T23-05-53-186Z", "server-"), Some("tools-list"));
         assert_eq!(
-            scenario_of("server-sep-2164-resource-not-found-2026-12-06T23-05-53-186Z"),
+            scenario_of("server-sep-2164-resource-not-found-2026-12-06T23-05-53-186Z", "server-"),
             Some("sep-2164-resource-not-found")
         );
-        assert_eq!(scenario_of("client-tools-list-2026-12-06T23-05-53-186Z"), None);
-        assert_eq!(scenario_of("server-tools-list"), None);
+        assert_eq!(scenario_of("client-tools-list-2026-12-06T23-05-53-186Z", "server-"), None);
+        assert_eq!(scenario_of("server-tools-list", "server-"), None);
+        // The client leg's folders have no prefix; `auth/` scenarios are read from their folder.
+        assert_eq!(scenario_of("sse-retry-2026-12-07T02-48-23-877Z", ""), Some("sse-retry"));
+        assert_eq!(scenario_of("auth/basic-cimd-2026-12-07T02-48-23-878Z", ""), Some("auth/basic-cimd"));
     }
 
     fn expected(text: &str) -> Result<Expected, String> {
@@ -594,7 +657,8 @@ mod tests {
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let file = std::env::temp_dir().join(format!("mcp-conformance-expected-{}-{n}.yaml", std::process::id()));
         std::fs::write(&file, text).unwrap();
-        let e = Expected::read(&file);
+        let leg = if text.starts_with("client") { "client" } else { "server" };
+        let e = Expected::read(&file, leg);
         let _ = std::fs::remove_file(&file);
         e
     }
@@ -605,7 +669,11 @@ mod tests {
         assert_eq!(e.entries, [("a".to_string(), Some("wire".to_string())), ("b".to_string(), None)]);
         assert!(expected("server: []\n").unwrap().entries.is_empty());
         assert!(expected("server:\n  - a:wire\n").unwrap_err().contains("says no reason"));
-        assert!(expected("client:\n  - a  # x\n").unwrap_err().contains("only a `server:` list"));
+        assert!(
+            expected("client:\n  - a  # x\nserver:\n  - b  # y\n")
+                .unwrap_err()
+                .contains("a `client:` list, not `server:`")
+        );
     }
 
     #[test]

@@ -1,0 +1,113 @@
+// A 2026-07-28 client for the conformance suite's client scenarios, on stdio
+// through the era bridge: the suite runs `node modern.mjs --bridge BRIDGE URL`
+// with its mock server's URL last and the scenario in MCP_CONFORMANCE_SCENARIO;
+// this starts `BRIDGE --connect URL` and speaks 2026-07-28 to it (every request
+// with its `_meta`, each `input_required` round answered and retried), so the
+// mock server, which speaks 2025-11-25, scores what the bridge does for a
+// modern client. Plain Node, no packages.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const args = process.argv.slice(2);
+const url = args.at(-1);
+const bridge = args[args.indexOf('--bridge') + 1];
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+if (!bridge || !url || args.indexOf('--bridge') < 0) {
+  console.error('usage: node modern.mjs --bridge BRIDGE URL');
+  process.exit(2);
+}
+
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, sampling: {}, roots: {} },
+  'io.modelcontextprotocol/clientInfo': { name: 'mcp-spec-conformance-modern-client', version: '0.1.0' },
+};
+
+const child = spawn(bridge, ['--connect', url], { stdio: ['pipe', 'pipe', 'inherit'] });
+const waiting = new Map();
+let next = 1;
+createInterface({ input: child.stdout }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.id !== undefined && msg.method === undefined && waiting.has(msg.id)) {
+    const { resolve } = waiting.get(msg.id);
+    waiting.delete(msg.id);
+    resolve(msg);
+  }
+});
+child.on('exit', (code) => {
+  for (const { reject } of waiting.values()) reject(new Error(`the bridge exited (${code})`));
+});
+
+function send(method, params) {
+  const id = next++;
+  const message = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    child.stdin.write(JSON.stringify(message) + '\n');
+  });
+}
+
+// What a user would answer each question with: a form's defaults, a sampled
+// text, no roots.
+function answer(request) {
+  switch (request.method) {
+    case 'elicitation/create': {
+      const properties = request.params?.requestedSchema?.properties ?? {};
+      const content = Object.fromEntries(
+        Object.entries(properties).filter(([, p]) => p.default !== undefined).map(([k, p]) => [k, p.default]),
+      );
+      return { action: 'accept', content };
+    }
+    case 'sampling/createMessage':
+      return { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'conformance' };
+    case 'roots/list':
+      return { roots: [] };
+    default:
+      throw new Error(`asked ${request.method}, which this client does not answer`);
+  }
+}
+
+// A request, its input_required rounds answered and retried until it completes.
+async function request(method, params = {}) {
+  let response = await send(method, params);
+  for (let round = 0; round < 8; round++) {
+    if (response.error) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
+    const result = response.result;
+    if (result.resultType !== 'input_required') return result;
+    const inputResponses = Object.fromEntries(
+      Object.entries(result.inputRequests ?? {}).map(([key, asked]) => [key, answer(asked)]),
+    );
+    response = await send(method, { ...params, inputResponses, requestState: result.requestState });
+  }
+  throw new Error(`${method}: more than 8 input_required rounds`);
+}
+
+async function run() {
+  const { tools } = await request('tools/list');
+  const named = (name) => tools.find((t) => t.name === name) ?? tools[0];
+  switch (scenario) {
+    case 'sse-retry':
+      await request('tools/call', { name: named('test_reconnection').name, arguments: {} });
+      break;
+    case 'elicitation-sep1034-client-defaults':
+      await request('tools/call', { name: named('test_client_elicitation_defaults').name, arguments: {} });
+      break;
+    default:
+      // initialize, tools_call: the first tool, with the arguments the suite's own client gives.
+      if (tools[0]) await request('tools/call', { name: tools[0].name, arguments: { a: 2, b: 3 } });
+  }
+}
+
+let status = 0;
+try {
+  await run();
+} catch (e) {
+  console.error(`modern client (${scenario}): ${e.message}`);
+  status = 1;
+}
+child.stdin.end();
+await new Promise((resolve) => {
+  if (child.exitCode !== null) resolve();
+  else child.on('exit', resolve);
+});
+process.exit(status);
