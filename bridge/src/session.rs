@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::{
-    Bridge, Era, PROBE_ID, ProbeFault, ServerEra, To, client_era, discover_probe, error_response, method, modern,
-    server_era,
+    Bridge, Era, LEGACY_VERSIONS, PROBE_ID, ProbeFault, ServerEra, To, client_era, discover_probe, error_response,
+    method, modern, server_era,
 };
 
 /// How long a server may take, from its start, to answer the probe (or a
@@ -333,14 +333,15 @@ impl Session {
         let State::Offering { mut offered, early, .. } = std::mem::replace(&mut self.state, State::Waiting) else {
             return;
         };
-        let accepted = serde_json::from_str::<Value>(&line).is_ok_and(|answer| answer.get("result").is_some());
-        if accepted {
+        if accepts_handshake(&line) {
             out.push(Action::Log("the server accepted the client's initialize: the session passes through".into()));
             out.push(Action::Send(To::Client, line));
             self.state = State::Passing;
             return self.replay(early, out);
         }
-        out.push(Action::Log(format!("the server refused the client's initialize ({line}): asking server/discover")));
+        out.push(Action::Log(format!(
+            "the server did not take the client's initialize at a legacy version ({line}): asking server/discover"
+        )));
         offered.refusal = Some(line);
         // The probe's own deadline, armed at the next tick.
         self.probe(early, Some(offered), None, out);
@@ -354,8 +355,7 @@ impl Session {
             && offered.refusal.is_none()
             && is_answer_to(&line, &offered.id)
         {
-            let accepted = serde_json::from_str::<Value>(&line).is_ok_and(|answer| answer.get("result").is_some());
-            if accepted {
+            if accepts_handshake(&line) {
                 // It answered after all: the server takes the client's era.
                 out.push(Action::Log("the server accepted the client's initialize: the session passes through".into()));
                 out.push(Action::Send(To::Client, line));
@@ -480,6 +480,15 @@ impl Session {
         }
         out.push(Action::Finish(result));
     }
+}
+
+/// Whether an answer to a legacy client's `initialize` takes the handshake: a
+/// result at one of the legacy versions. A server that answers at 2026-07-28
+/// (or any other) speaks nothing the client could take directly.
+fn accepts_handshake(line: &str) -> bool {
+    let answer = serde_json::from_str::<Value>(line).unwrap_or(Value::Null);
+    let version = answer.pointer("/result/protocolVersion").and_then(Value::as_str);
+    version.is_some_and(|v| LEGACY_VERSIONS.contains(&v))
 }
 
 /// Whether `line` is the answer (a result or an error) to request `id`.

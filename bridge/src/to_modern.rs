@@ -40,6 +40,9 @@ pub struct ToModern {
     calls: HashMap<String, Call>,
     /// The bridge's requests to the client, by id.
     asks: HashMap<String, Ask>,
+    /// Retries sent under an id of the bridge's (a retry is a new request,
+    /// with a new JSON-RPC id, as MRTR requires): the call each is for.
+    retries: HashMap<String, String>,
     next: u64,
     notes: Vec<String>,
     listening: Listening,
@@ -79,6 +82,8 @@ struct Call {
     round: Option<Round>,
     /// The `input_required` rounds so far: a server that keeps asking is stopped at [`MAX_ROUNDS`].
     rounds: usize,
+    /// The id the server knows the call's request in flight by: the client's, then each retry's.
+    sent_as: Value,
 }
 
 /// The most `input_required` rounds one call may take through the bridge: a
@@ -103,6 +108,7 @@ impl ToModern {
             meta_written: None,
             calls: HashMap::new(),
             asks: HashMap::new(),
+            retries: HashMap::new(),
             next: 0,
             notes: Vec::new(),
             listening: Listening::default(),
@@ -313,7 +319,13 @@ impl ToModern {
         match converted {
             Ok(request) => {
                 let request = to_value(&request);
-                let call = Call { method: method.to_string(), request: request.clone(), round: None, rounds: 0 };
+                let call = Call {
+                    method: method.to_string(),
+                    request: request.clone(),
+                    round: None,
+                    rounds: 0,
+                    sent_as: id.clone(),
+                };
                 self.calls.insert(key(&id), call);
                 vec![Out::server(request)]
             }
@@ -328,7 +340,12 @@ impl ToModern {
             method::CANCELLED => {
                 if let Some(id) = msg.pointer("/params/requestId") {
                     let call_key = key(id);
-                    self.calls.remove(&call_key);
+                    let mut msg = msg.clone();
+                    if let Some(call) = self.calls.remove(&call_key) {
+                        // The server is told the id of the request it has in flight: a retry's, maybe.
+                        self.retries.remove(&key(&call.sent_as));
+                        msg["params"]["requestId"] = call.sent_as;
+                    }
                     // The bridge's questions for it, still open with the client, are withdrawn.
                     let mut out = Vec::new();
                     let mut open: Vec<String> =
@@ -392,7 +409,19 @@ impl ToModern {
             return Vec::new();
         }
         let round = call.round.take().expect("checked above");
-        vec![Out::server(retry(&call.request, round.responses, round.state))]
+        let again = retry(&call.request, round.responses, round.state);
+        self.send_retry(&call_key, again)
+    }
+
+    /// A retry sent under a new id of the bridge's, its answer to go to the call.
+    fn send_retry(&mut self, call_key: &str, mut again: Value) -> Vec<Out> {
+        let fresh = json!(self.next_id());
+        again["id"] = fresh.clone();
+        self.retries.insert(key(&fresh), call_key.to_string());
+        if let Some(call) = self.calls.get_mut(call_key) {
+            call.sent_as = fresh;
+        }
+        vec![Out::server(again)]
     }
 
     pub fn from_server(&mut self, msg: Value) -> Vec<Out> {
@@ -452,10 +481,18 @@ impl ToModern {
     }
 
     fn response(&mut self, msg: Value, id: Value) -> Vec<Out> {
-        let call_key = key(&id);
-        if self.own.remove(&call_key) {
+        let server_key = key(&id);
+        if self.own.remove(&server_key) {
             return self.stream_ended(&msg, &id);
         }
+        // An answer to a retry is the call's: to the client under its own id.
+        let (call_key, id) = match self.retries.remove(&server_key) {
+            Some(call_key) => {
+                let client_id = serde_json::from_str(&call_key).unwrap_or(id);
+                (call_key, client_id)
+            }
+            None => (server_key, id),
+        };
         let Some(call) = self.calls.get_mut(&call_key) else {
             self.notes.push(format!("a response from the server to no request: {msg}"));
             return Vec::new();
@@ -493,7 +530,7 @@ impl ToModern {
         if requests.is_empty() {
             // Nothing to ask: the retry carries the state alone.
             let request = call.request.clone();
-            return vec![Out::server(retry(&request, Map::new(), more.request_state))];
+            return self.send_retry(&call_key, retry(&request, Map::new(), more.request_state));
         }
         let mut out = Vec::new();
         let mut asks = Vec::new();

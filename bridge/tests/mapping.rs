@@ -126,9 +126,13 @@ fn an_input_round_the_legacy_client_refuses_fails_the_call_with_why() {
     let ask = one(b.from_server(&more.to_string()), To::Client);
     let yes = json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept", "content": {"name": "Ada"}}});
     let retry = one(b.from_client(&yes.to_string()), To::Server);
-    assert_eq!(retry["id"], 7);
+    // A retry is a new request (MRTR: a new JSON-RPC id); its answer is the client's call's.
+    assert_ne!(retry["id"], 7);
+    assert!(retry["id"].as_str().unwrap().starts_with("mcp-era-bridge-"), "{retry}");
     assert_eq!(retry["params"]["requestState"], "s1");
     assert_eq!(retry["params"]["inputResponses"]["who"]["content"], json!({"name": "Ada"}));
+    let done = json!({"jsonrpc": "2.0", "id": retry["id"], "result": {"resultType": "complete", "content": []}});
+    assert_eq!(one(b.from_server(&done.to_string()), To::Client)["id"], 7);
 }
 
 /// A bridge between a modern client and a legacy server, past the handshake.
@@ -472,13 +476,16 @@ fn a_modern_server_that_asks_for_ever_is_stopped() {
     let mut b = to_modern();
     let request = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "spin"}});
     one(b.from_client(&request.to_string()), To::Server);
-    // Nothing to ask, only a state: the retry goes out at once, up to the cap.
-    let again = json!({"jsonrpc": "2.0", "id": 9, "result": {"resultType": "input_required", "requestState": "s"}});
+    // Nothing to ask, only a state: the retry goes out at once, each under a new id, up to the cap.
+    let again = |id: &Value| json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "input_required", "requestState": "s"}});
+    let mut ids = vec![json!(9)];
     for _ in 0..mcp_era_bridge::MAX_ROUNDS {
-        let retry = one(b.from_server(&again.to_string()), To::Server);
-        assert_eq!((retry["id"].clone(), retry["params"]["requestState"].clone()), (json!(9), json!("s")));
+        let retry = one(b.from_server(&again(ids.last().unwrap()).to_string()), To::Server);
+        assert_eq!(retry["params"]["requestState"], "s");
+        assert!(!ids.contains(&retry["id"]), "a new id for each retry: {retry}");
+        ids.push(retry["id"].clone());
     }
-    let stopped = one(b.from_server(&again.to_string()), To::Client);
+    let stopped = one(b.from_server(&again(ids.last().unwrap()).to_string()), To::Client);
     assert_eq!((stopped["id"].clone(), stopped["error"]["code"].clone()), (json!(9), json!(-32603)));
     assert!(stopped["error"]["message"].as_str().unwrap().contains("more input"), "{stopped}");
 }

@@ -350,3 +350,17 @@ fn a_probe_answered_with_no_discover_result_is_a_legacy_server_with_a_warning() 
     assert!(s.is_over());
     assert!(matches!(&actions[..], [Action::Finish(Err(why))] if why.contains("DiscoverResult")), "{actions:?}");
 }
+
+#[test]
+fn an_initialize_answered_at_no_legacy_version_is_no_acceptance_and_the_probe_asks() {
+    // A modern server that answers everything, initialize too, at 2026-07-28: a legacy
+    // client could not take that version directly, so the bridge learns the era and translates.
+    let (mut s, _) = offered();
+    let modern_answer = json!({"jsonrpc": "2.0", "id": 0, "result": {"resultType": "complete",
+        "protocolVersion": "2026-07-28", "capabilities": {}, "serverInfo": {"name": "m", "version": "1"}}});
+    let actions = s.handle(Input::FromServer(modern_answer.to_string()));
+    assert!(sent(&actions, To::Client).is_empty(), "{actions:?}");
+    assert_eq!(sent(&actions, To::Server)[0]["method"], "server/discover");
+    let actions = s.handle(Input::FromServer(discovered()));
+    assert_eq!(sent(&actions, To::Client)[0]["result"]["protocolVersion"], "2025-11-25", "answered by the bridge");
+}

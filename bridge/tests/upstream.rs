@@ -581,3 +581,19 @@ fn text_is_relayed_untouched_both_ways_unless_the_machine_changes_it_or_it_spans
         requests(&actions).is_empty() && matches!(&actions[..], [UpstreamAction::Log(n)] if n.contains("not JSON"))
     );
 }
+
+#[test]
+fn an_initialize_answered_at_a_modern_version_opens_no_legacy_session() {
+    let mut up = HttpUpstream::new();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}});
+    let r = one_request(&up.handle(UpstreamInput::Send(init)));
+    up.handle(began(r.stream, 200, Some("mock-session")));
+    let answer = json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2026-07-28", "capabilities": {},
+        "serverInfo": {"name": "m", "version": "1"}}});
+    up.handle(body(r.stream, answer));
+    assert!(matches!(up.shape(), mcp_era_bridge::http::Shape::PerRequest));
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}});
+    let r = one_request(&up.handle(UpstreamInput::Send(list)));
+    assert_eq!((header(&r, "Mcp-Session-Id"), header(&r, "Mcp-Method")), (None, Some("tools/list")));
+}

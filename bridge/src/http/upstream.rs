@@ -465,7 +465,16 @@ impl HttpUpstream {
             ("Content-Type".to_string(), "application/json".to_string()),
         ];
         match &self.shape {
-            Shape::Session(session) => headers.extend(session.headers()),
+            Shape::Session(session) => {
+                headers.extend(session.headers());
+                if session.id.is_none()
+                    && matches!(&purpose, Purpose::Request { method, .. } if method == method::INITIALIZE)
+                {
+                    // Offered before the era is known: named as a 2026-07-28 POST names its
+                    // method (a legacy server ignores the header; a modern one reads it).
+                    headers.push((rules::METHOD_HEADER.to_string(), method::INITIALIZE.to_string()));
+                }
+            }
             Shape::PerRequest if message.get("id").is_some() && message.get("method").is_some() => {
                 match rules::request_headers(message, self.tools.of_call(message)) {
                     Ok(more) => headers.extend(more),
@@ -892,8 +901,10 @@ impl HttpUpstream {
     /// A request's exchange is over: the legacy session opens when it was its `initialize`.
     fn answered(&mut self, method: &str, out: &mut Vec<UpstreamAction>) {
         if method == method::INITIALIZE && self.session().is_some_and(|s| s.state == SessionState::Opening) {
-            if self.session().is_some_and(|s| s.version.is_none()) {
-                // Refused (a modern-only server): no session was opened; each request its own POST again.
+            let legacy = |v: &Option<String>| v.as_deref().is_some_and(|v| crate::LEGACY_VERSIONS.contains(&v));
+            if self.session().is_some_and(|s| !legacy(&s.version)) {
+                // Refused, or answered at no legacy version (a modern server): no legacy session
+                // was opened; each request its own POST again.
                 self.shape = Shape::PerRequest;
                 let held: Vec<_> = self.held.drain(..).collect();
                 return held.into_iter().for_each(|(message, text)| self.send(message, text, out));

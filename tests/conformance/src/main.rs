@@ -113,6 +113,12 @@ fn runs() -> Vec<Run> {
             what: "a 2026-07-28 client (`clients/modern.mjs`) through the bridge (`--connect`) to each 2025-11-25 client scenario's mock server".into(),
             leg: Leg::Client { script: "modern.mjs" },
         },
+        Run {
+            name: "bridge-as-legacy-client-2026-07-28".into(),
+            revision: "2026-07-28",
+            what: "a 2025-11-25 client (`clients/legacy.mjs`) through the bridge (`--connect`) to each 2026-07-28 client scenario's mock server".into(),
+            leg: Leg::Client { script: "legacy.mjs" },
+        },
     ]);
     runs
 }
