@@ -192,12 +192,12 @@ impl ToLegacy {
 
     fn request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
         // The version each request names is checked, as a 2026-07-28 server
-        // checks it (`server/discover` is answered whatever it names: it is how
-        // a client learns what to name).
+        // checks it, `server/discover`'s too (2026-07-28's versioning: a server
+        // MUST answer a version it does not implement with this error, which
+        // lists the versions it does).
         let requested = msg.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str);
         if let Some(requested) = requested
             && requested != MODERN_VERSION
-            && method != method::DISCOVER
         {
             let data = modern::UnsupportedProtocolVersionErrorErrorData::new(vec![MODERN_VERSION.into()], requested);
             let error = modern::UnsupportedProtocolVersionErrorError::new(

@@ -635,9 +635,15 @@ fn a_request_naming_another_protocol_version_is_refused_as_a_modern_server_refus
         mcp_spec_types::from_str(&refused.to_string()).unwrap_or_else(|e| panic!("{e}: {refused}"));
     assert_eq!(error.error.data.supported, ["2026-07-28"]);
     assert_eq!(error.error.data.requested, "2027-01-01");
-    // server/discover is answered whatever it names: it is how the client learns what to name.
+    // server/discover too: the error lists what to name (2026-07-28's versioning, for every request).
     let mut discover = json!({"jsonrpc": "2.0", "id": 6, "method": "server/discover", "params": {"_meta": meta()}});
     discover["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2027-01-01");
+    let refused = one(b.from_client(&discover.to_string()), To::Client);
+    assert_eq!(refused["error"]["code"], -32022);
+    assert_eq!(refused["error"]["data"]["supported"], json!(["2026-07-28"]));
+    assert_eq!(refused["error"]["data"]["requested"], "2027-01-01");
+    // Named as it should be, it is answered.
+    discover["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2026-07-28");
     let found = one(b.from_client(&discover.to_string()), To::Client);
     assert_eq!(found["result"]["supportedVersions"], json!(["2026-07-28"]));
 }
