@@ -1,7 +1,8 @@
 //! Translation between the two eras of MCP, both ways, as a library with no I/O
 //! and no async runtime. A [`Session`] is one bridged session from start to end
-//! (the `server/discover` probe, the client's era from its first line, the
-//! pass-through when the eras match, the end): a front feeds it what happens
+//! (the client's first line, a legacy client's `initialize` offered to the
+//! server first, the `server/discover` probe where that cannot decide, the
+//! pass-through when the eras meet, the end): a front feeds it what happens
 //! ([`Input`]) and does what it says ([`Action`]). Within it a [`Bridge`] takes
 //! each message from one side and returns the messages to send, to either side.
 //! `mcp-era-bridge` (`src/main.rs`) is a proxy that drives a [`Session`] per client: on stdio,
@@ -55,7 +56,7 @@
 //! | `subscriptions/listen` | acknowledges it with what it will honor (list changes, and resource updates through `resources/subscribe`) and sends the server's change notifications on the stream, with its subscription id |
 //! | a retry with `inputResponses` and a `requestState` the bridge issued | answers the server's held requests with them; the held call's result answers the retry (kept for it when the call ended before the client had answered) |
 //! | a request with any other `requestState` | refused (`-32602`): a legacy server knows none, and running the call again is not what the client asked |
-//! | a request whose `_meta` names a protocol version other than 2026-07-28 | refused as a 2026-07-28 server refuses it (`-32022`, `UnsupportedProtocolVersionError` with `supported` and `requested`); `server/discover` is answered whatever it names |
+//! | a request whose `_meta` names a protocol version other than 2026-07-28 | refused as a 2026-07-28 server refuses it (`-32022`, `UnsupportedProtocolVersionError` with `supported` and `requested`), `server/discover`'s too |
 //! | any other request | converts it to 2025-11-25 and drops the reserved `_meta` keys; a new `io.modelcontextprotocol/logLevel` becomes a `logging/setLevel` first |
 //! | `notifications/cancelled` | ends a listen stream; for a call (by its first id or a retry's, or one that ended while its client answered a round) sent on with the id the server knows, the questions asked through it answered with an error; else sent on |
 //!
