@@ -199,6 +199,49 @@ fn modern_clients_use_the_legacy_reference_server_over_http_through_connect() {
     }
 }
 
+/// The reference server (`server-everything`) started with `sse`: 2024-11-05's HTTP+SSE transport
+/// (a GET stream at `/sse` whose `endpoint` event names where to POST).
+pub(crate) fn everything_sse_server(name: &str) -> HttpPeer {
+    let program = node("node_modules/@modelcontextprotocol/server-everything/dist/index.js", &["sse"]);
+    let port = free_port();
+    http_peer(name, port, "/sse", Command::new(&program[0]).args(&program[1..]).env("PORT", port.to_string()))
+}
+
+#[test]
+fn clients_of_both_eras_reach_a_2024_11_05_http_sse_server_through_connect_falling_back_from_streamable_http() {
+    let clients = [
+        ("python-modern", python("client_everything.py", &["--mode", "modern"])),
+        ("ts-v2-pinned", node("client_v2.mjs", &["--negotiation", "pinned", "--surface", "everything"])),
+        ("python-legacy", python("client_everything.py", &["--mode", "legacy"])),
+    ];
+    for (label, client) in clients {
+        let legacy = label.ends_with("legacy");
+        let name = format!("connect-{label}-to-everything-sse");
+        let server = everything_sse_server(&name);
+        let (client_side, server_side, _) = bridged_http(&name, &client, &server.url, &[], Checks::all(11));
+        let c = judged(&client_side);
+        let s = judged(&server_side);
+        if legacy {
+            // The eras meet: passed through, the server's questions reaching the client as requests.
+            assert_eq!(c.revision, "2025-11-25", "{label}");
+            assert_eq!(c.count("s2c request"), 3, "{label}: {:?}", c.kinds);
+        } else {
+            assert_eq!(c.revision, "2026-07-28", "{label}");
+            assert_eq!(c.count("s2c result InputRequiredResult"), 3, "{label}: {:?}", c.kinds);
+        }
+        assert_eq!(s.count("c2s request initialize"), 1, "{label}: one handshake, over HTTP+SSE: {:?}", s.kinds);
+        for asked in ["sampling/createMessage", "elicitation/create", "roots/list"] {
+            assert_eq!(s.count(&format!("s2c request {asked}")), 1, "{label}: {asked}: {:?}", s.kinds);
+        }
+        assert_eq!(s.count("c2s result"), 3, "{label}: each answered: {:?}", s.kinds);
+        // The fallback, as the bridge's log says it (the record holds messages only).
+        let log = peers::installed().join(format!("transcripts/{name}.stderr.jsonl"));
+        let log = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+        assert!(log.contains("trying the 2024-11-05 HTTP+SSE transport"), "{label}: {log}");
+        assert!(log.contains("the server's HTTP+SSE endpoint: /message?sessionId="), "{label}: {log}");
+    }
+}
+
 /// The bridge serving HTTP clients (`--listen`) in front of `upstream` (a
 /// command, teed to `server_side`, or `--connect URL`), stopped when dropped.
 pub(crate) struct Listening {

@@ -68,6 +68,8 @@ pub(crate) fn run_through(
     let out = Command::new(&cmd[0]).args(&cmd[1..]).output().unwrap_or_else(|e| panic!("{name}: {:?}: {e}", cmd[0]));
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    // The client's stderr, which the bridge's log goes to: kept for the tests that read it.
+    let _ = std::fs::write(peers::transcript_path(&format!("{name}.stderr")), &stderr);
     println!("{stdout}");
     let named: Vec<String> = transcripts.iter().map(|t| t.display().to_string()).collect();
     assert!(

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use mcp_era_bridge::ServerEraChoice;
+use mcp_era_bridge::http::Transport;
 
 use crate::{Options, Upstream, connect, listen};
 
@@ -88,6 +89,10 @@ pub(crate) struct Cli {
     #[arg(long, default_value = "60", env = "MCP_ERA_BRIDGE_HEADERS_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
     headers_timeout: Duration,
 
+    /// The transport --connect speaks: Streamable HTTP, falling back to 2024-11-05's HTTP+SSE when an initialize POST gets a 4xx (auto)
+    #[arg(long, value_enum, default_value_t = TransportChoice::Auto, requires = "connect", env = "MCP_ERA_BRIDGE_TRANSPORT", value_name = "TRANSPORT")]
+    transport: TransportChoice,
+
     /// The longest silence --connect takes within an answer's body (streams meant to stay open aside)
     #[arg(long, default_value = "300", env = "MCP_ERA_BRIDGE_BODY_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
     body_timeout: Duration,
@@ -95,6 +100,16 @@ pub(crate) struct Cli {
     /// The server's command and its arguments: after `--`, or from the first argument that is not an option
     #[arg(trailing_var_arg = true, value_name = "SERVER COMMAND")]
     server: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TransportChoice {
+    /// Streamable HTTP, and HTTP+SSE when the server answers an initialize POST with a 4xx
+    Auto,
+    /// Streamable HTTP only
+    StreamableHttp,
+    /// 2024-11-05's HTTP+SSE only (a GET stream and its endpoint)
+    Sse,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -155,6 +170,11 @@ impl Cli {
                     connect_timeout: self.connect_timeout,
                     headers_timeout: self.headers_timeout,
                     body_timeout: self.body_timeout,
+                    transport: match self.transport {
+                        TransportChoice::Auto => Transport::Auto,
+                        TransportChoice::StreamableHttp => Transport::StreamableHttp,
+                        TransportChoice::Sse => Transport::Sse,
+                    },
                     max_message,
                 }))
             }

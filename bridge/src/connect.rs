@@ -18,7 +18,8 @@ use std::time::Duration;
 use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
 use mcp_era_bridge::http::{
-    AuthReason, End, HttpMethod, HttpRequest, HttpUpstream, Status, StreamId, TimerId, UpstreamAction, UpstreamInput,
+    AuthReason, End, HttpMethod, HttpRequest, HttpUpstream, Status, StreamId, TimerId, Transport, UpstreamAction,
+    UpstreamInput,
 };
 use mcp_spec_types::http as rules;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
@@ -43,6 +44,8 @@ pub struct Config {
     pub body_timeout: Duration,
     /// The largest message (a JSON body or one SSE event), in bytes.
     pub max_message: usize,
+    /// `--transport`: Streamable HTTP, 2024-11-05's HTTP+SSE, or the one the server answers.
+    pub transport: Transport,
 }
 
 /// What the driver's loop takes: the session's lines and its end, and what
@@ -124,7 +127,7 @@ async fn run(
     commands: mpsc::UnboundedSender<Command>,
     mut rx: mpsc::UnboundedReceiver<Command>,
 ) {
-    let mut machine = HttpUpstream::new();
+    let mut machine = HttpUpstream::with_transport(io.config.transport, io.config.body_timeout);
     let mut exchanges: HashMap<StreamId, AbortHandle> = HashMap::new();
     let mut timers: HashMap<TimerId, AbortHandle> = HashMap::new();
     while let Some(command) = rx.recv().await {
@@ -204,7 +207,15 @@ async fn exchange(io: Arc<Io>, request: HttpRequest, report: mpsc::UnboundedSend
 }
 
 async fn run_exchange(io: &Io, request: HttpRequest, send: &impl Fn(UpstreamInput)) -> Result<(), End> {
-    let url = io.config.url.clone();
+    // The HTTP+SSE transport's messages go where its endpoint event said, relative to the server's URL.
+    let url = match &request.url {
+        Some(endpoint) => io
+            .config
+            .url
+            .join(endpoint)
+            .map_err(|e| End::Failed(format!("the server's endpoint {endpoint:?} is no URL: {e}")))?,
+        None => io.config.url.clone(),
+    };
     let mut builder = match request.method {
         HttpMethod::Post => io.client.post(url),
         HttpMethod::Get => io.client.get(url),
@@ -340,7 +351,7 @@ async fn relay_json(
             return Err(End::Failed(format!("the server's answer is over {max} bytes (--max-message)")));
         }
         for data in whole {
-            send(UpstreamInput::Event { stream, data, id: None, retry: None });
+            send(UpstreamInput::Event { stream, data, id: None, retry: None, event: "message".into() });
         }
     }
     if pending.iter().any(|b| !b.is_ascii_whitespace()) {
@@ -398,7 +409,7 @@ async fn relay_stream(
                 pending.store(0, Ordering::Relaxed);
                 // The stream's last event id ("" before any) and the retry this event named.
                 let id = Some(event.id).filter(|id| !id.is_empty());
-                send(UpstreamInput::Event { stream, data: event.data, id, retry: event.retry });
+                send(UpstreamInput::Event { stream, data: event.data, id, retry: event.retry, event: event.event });
             }
         }
     }

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use mcp_era_bridge::http::{
-    AuthReason, Credentials, End, HttpMethod, HttpRequest, HttpUpstream, MAX_QUIET_RESUMES, Status, StreamId, TimerId,
-    UpstreamAction, UpstreamInput,
+    AuthReason, Credentials, End, HttpMethod, HttpRequest, HttpUpstream, MAX_QUIET_RESUMES, Shape, Status, StreamId,
+    TimerId, Transport, UpstreamAction, UpstreamInput,
 };
 use serde_json::{Value, json};
 
@@ -71,7 +71,7 @@ fn body(stream: StreamId, value: Value) -> UpstreamInput {
 }
 
 fn event(stream: StreamId, value: Value) -> UpstreamInput {
-    UpstreamInput::Event { stream, data: value.to_string(), id: None, retry: None }
+    UpstreamInput::Event { stream, data: value.to_string(), id: None, retry: None, event: "message".into() }
 }
 
 /// An SSE event with its stream's last event id, and a `retry` if it names one.
@@ -81,6 +81,7 @@ fn event_with_id(stream: StreamId, data: &str, id: &str, retry_ms: Option<u64>) 
         data: data.to_string(),
         id: Some(id.to_string()),
         retry: retry_ms.map(Duration::from_millis),
+        event: "message".into(),
     }
 }
 
@@ -596,4 +597,78 @@ fn an_initialize_answered_at_a_modern_version_opens_no_legacy_session() {
     let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}});
     let r = one_request(&up.handle(UpstreamInput::Send(list)));
     assert_eq!((header(&r, "Mcp-Session-Id"), header(&r, "Mcp-Method")), (None, Some("tools/list")));
+}
+
+fn sse_event(stream: StreamId, event: &str, data: &str) -> UpstreamInput {
+    UpstreamInput::Event { stream, data: data.to_string(), id: None, retry: None, event: event.to_string() }
+}
+
+fn legacy_initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})
+}
+
+#[test]
+fn auto_falls_back_to_http_sse_when_the_initialize_post_gets_a_4xx_and_messages_go_to_its_endpoint() {
+    let mut up = HttpUpstream::with_transport(Transport::Auto, Duration::from_secs(30));
+    let init = legacy_initialize();
+    let r = one_request(&up.handle(UpstreamInput::Send(init.clone())));
+    // A 2024-11-05 server has no POST at its SSE URL: a 404 or 405 with no JSON-RPC answer.
+    up.handle(began(r.stream, 405, None));
+    let actions = up.handle(UpstreamInput::Body { stream: r.stream, body: b"Cannot POST /sse".to_vec() });
+    assert_eq!(stopped(&actions), [r.stream]);
+    assert!(delivered(&actions).is_empty(), "the initialize is not answered, it is sent again: {actions:?}");
+    let get = one_request(&actions);
+    assert_eq!((get.method, get.long_lived, get.url.clone()), (HttpMethod::Get, true, None));
+    assert_eq!(header(&get, "Accept"), Some("text/event-stream"));
+    assert!(matches!(up.shape(), Shape::Sse(_)));
+    up.handle(began(get.stream, 200, None));
+    // The endpoint event: the held initialize goes there.
+    let actions = up.handle(sse_event(get.stream, "endpoint", "/message?sessionId=abc"));
+    let post = one_request(&actions);
+    assert_eq!((post.method, post.url.as_deref()), (HttpMethod::Post, Some("/message?sessionId=abc")));
+    assert_eq!(post.body.as_deref().map(|b| serde_json::from_str::<Value>(b).unwrap()), Some(init));
+    let [(_, wait)] = wakes(&actions)[..] else { panic!("the answer's wait is bounded: {actions:?}") };
+    assert_eq!(wait, Duration::from_secs(30));
+    // 202: accepted; the answer comes on the stream, as a message event.
+    assert_eq!(stopped(&up.handle(began(post.stream, 202, None))), [post.stream]);
+    let answer = json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2024-11-05", "capabilities": {},
+        "serverInfo": {"name": "old", "version": "1"}}});
+    assert_eq!(delivered(&up.handle(sse_event(get.stream, "message", &answer.to_string()))), [answer]);
+    // What the server asks on its own comes the same way.
+    let ping = json!({"jsonrpc": "2.0", "id": "s-1", "method": "ping"});
+    assert_eq!(delivered(&up.handle(sse_event(get.stream, "message", &ping.to_string()))), [ping]);
+}
+
+#[test]
+fn over_http_sse_a_refused_message_a_silent_answer_and_a_cut_stream_are_errors_to_the_request() {
+    let mut up = HttpUpstream::with_transport(Transport::Sse, Duration::from_secs(5));
+    // Forced: the first message opens the stream and waits for its endpoint.
+    let actions = up.handle(UpstreamInput::Send(legacy_initialize()));
+    let get = one_request(&actions);
+    assert_eq!(get.method, HttpMethod::Get);
+    up.handle(began(get.stream, 200, None));
+    let post = one_request(&up.handle(sse_event(get.stream, "endpoint", "http://127.0.0.1:9/messages")));
+    up.handle(began(post.stream, 202, None));
+    // A message the endpoint refuses: the request has its answer, naming the status.
+    let call = |id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "x"}});
+    let post = one_request(&up.handle(UpstreamInput::Send(call(1))));
+    let error = &delivered(&up.handle(began(post.stream, 400, None)))[0];
+    assert_eq!(error["id"], 1);
+    assert!(error["error"]["message"].as_str().unwrap().contains("HTTP 400"), "{error}");
+    // Silence: the wait's timer answers it.
+    let actions = up.handle(UpstreamInput::Send(call(2)));
+    let [(timer, _)] = wakes(&actions)[..] else { panic!("{actions:?}") };
+    up.handle(began(one_request(&actions).stream, 202, None));
+    let error = &delivered(&up.handle(UpstreamInput::Timer(timer)))[0];
+    assert_eq!(error["id"], 2);
+    assert!(error["error"]["message"].as_str().unwrap().contains("--body-timeout"), "{error}");
+    // A cut stream: every request waiting on it is answered, and later ones at once.
+    let actions = up.handle(UpstreamInput::Send(call(3)));
+    up.handle(began(one_request(&actions).stream, 202, None));
+    let errors = delivered(&up.handle(UpstreamInput::Ended { stream: get.stream, end: End::Cut("reset".into()) }));
+    let ids: Vec<Value> = errors.iter().map(|e| e["id"].clone()).collect();
+    assert_eq!(ids, [json!(0), json!(3)], "the initialize and call 3 were waiting: {errors:?}");
+    let later = delivered(&up.handle(UpstreamInput::Send(call(4))));
+    assert!(later[0]["error"]["message"].as_str().unwrap().contains("stream is over"), "{later:?}");
 }

@@ -29,7 +29,7 @@ pub use downstream::{HttpDownstream, Route, client_identity};
 pub use tools::{Invalid, ToolBook};
 pub use upstream::{
     AuthReason, Credentials, DEFAULT_RETRY, End, HttpMethod, HttpRequest, HttpUpstream, MAX_QUIET_RESUMES, Shape,
-    Status, StreamId, TimerId, UpstreamAction, UpstreamInput,
+    Status, StreamId, TimerId, Transport, UpstreamAction, UpstreamInput,
 };
 
 #[cfg(test)]

@@ -89,6 +89,9 @@ pub enum HttpMethod {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
     pub stream: StreamId,
+    /// Where, when not the server's URL: the 2024-11-05 transport's message
+    /// endpoint as its `endpoint` event named it (relative to the server's URL, or whole).
+    pub url: Option<String>,
     pub method: HttpMethod,
     pub headers: Vec<(String, String)>,
     pub body: Option<String>,
@@ -138,9 +141,9 @@ pub enum UpstreamInput {
     /// The whole body of an answer that is not an event stream.
     Body { stream: StreamId, body: Vec<u8> },
     /// One event of an answer's event stream: its data, the stream's last
-    /// event id (the SSE standard's: it stays until an event sets another)
-    /// and the `retry` it named.
-    Event { stream: StreamId, data: String, id: Option<String>, retry: Option<Duration> },
+    /// event id (the SSE standard's: it stays until an event sets another),
+    /// the `retry` it named, and its `event` name (`message` when none was given).
+    Event { stream: StreamId, data: String, id: Option<String>, retry: Option<Duration>, event: String },
     /// The exchange is over, and how.
     Ended { stream: StreamId, end: End },
     /// A timer asked for with [`UpstreamAction::Wake`] fired.
@@ -223,6 +226,34 @@ pub enum Shape {
     PerRequest,
     /// 2025-11-25 and before: a session the server mints.
     Session(Box<Session>),
+    /// 2024-11-05's HTTP+SSE: one GET stream carries everything the server
+    /// says; messages are POSTed to the endpoint its `endpoint` event names.
+    Sse(Box<SseSession>),
+}
+
+/// Which transport to speak (`--transport`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Transport {
+    /// Streamable HTTP, falling back to HTTP+SSE as the 2025-03-26 and later
+    /// texts say: an `initialize` POST answered with a 4xx status is sent again
+    /// over the old transport (a GET for its `endpoint` event).
+    #[default]
+    Auto,
+    StreamableHttp,
+    /// 2024-11-05's HTTP+SSE only.
+    Sse,
+}
+
+/// A 2024-11-05 HTTP+SSE session.
+#[derive(Clone, Debug, Default)]
+pub struct SseSession {
+    /// The message endpoint, once the stream named it.
+    endpoint: Option<String>,
+    /// Why the stream is over, once it is: nothing more can be said.
+    over: Option<String>,
+    /// The requests whose answers are awaited on the stream: by id, the id,
+    /// the method and the timer that bounds the wait.
+    pending: BTreeMap<String, (Value, String, Option<TimerId>)>,
 }
 
 /// A legacy session and what it needs to be opened again.
@@ -269,6 +300,12 @@ enum Purpose {
     Reinitialized,
     /// The DELETE that ends the session.
     End,
+    /// The HTTP+SSE transport's GET stream.
+    SseStream,
+    /// A message POSTed to the HTTP+SSE endpoint: a request's id and method, if it is one.
+    SsePost {
+        request: Option<(Value, String)>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -298,6 +335,8 @@ enum Timer {
     Resume(Box<Exchange>),
     /// The credentials to refresh.
     Refresh,
+    /// An HTTP+SSE request's answer, awaited on the stream: by its id's key.
+    Answer(String),
 }
 
 /// Where authorization stands.
@@ -325,6 +364,10 @@ pub struct HttpUpstream {
     asking: Asking,
     /// Exchanges that wait for authorization, in order.
     parked: Vec<Exchange>,
+    transport: Transport,
+    /// The longest wait for an HTTP+SSE request's answer on the stream (the
+    /// driver's bound on silence); none: unbounded.
+    answer_wait: Option<Duration>,
     closing: bool,
 }
 
@@ -346,8 +389,16 @@ impl HttpUpstream {
             authorization: None,
             asking: Asking::No,
             parked: Vec::new(),
+            transport: Transport::Auto,
+            answer_wait: None,
             closing: false,
         }
+    }
+
+    /// A machine that speaks `transport`, an HTTP+SSE request's answer awaited
+    /// at most `answer_wait` on the stream.
+    pub fn with_transport(transport: Transport, answer_wait: Duration) -> HttpUpstream {
+        HttpUpstream { transport, answer_wait: Some(answer_wait), ..HttpUpstream::new() }
     }
 
     /// The shape the server is spoken to in.
@@ -372,7 +423,13 @@ impl HttpUpstream {
                 self.began(stream, status, session_id, www_authenticate, &mut out)
             }
             UpstreamInput::Body { stream, body } => self.body(stream, body, &mut out),
-            UpstreamInput::Event { stream, data, id, retry } => self.event(stream, data, id, retry, &mut out),
+            UpstreamInput::Event { stream, data, id, retry, event } => {
+                if matches!(self.shape, Shape::Sse(_)) {
+                    self.sse_event(stream, data, &event, &mut out)
+                } else {
+                    self.event(stream, data, id, retry, &mut out)
+                }
+            }
             UpstreamInput::Ended { stream, end } => self.ended(stream, end, &mut out),
             UpstreamInput::Timer(timer) => self.timer(timer, &mut out),
             UpstreamInput::Authorized(answer) => self.authorized(answer, &mut out),
@@ -384,7 +441,14 @@ impl HttpUpstream {
     fn session(&mut self) -> Option<&mut Session> {
         match &mut self.shape {
             Shape::Session(s) => Some(s),
-            Shape::PerRequest => None,
+            Shape::PerRequest | Shape::Sse(_) => None,
+        }
+    }
+
+    fn sse(&mut self) -> Option<&mut SseSession> {
+        match &mut self.shape {
+            Shape::Sse(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -392,6 +456,12 @@ impl HttpUpstream {
     fn send(&mut self, message: Value, text: Option<String>, out: &mut Vec<UpstreamAction>) {
         if self.closing {
             return out.push(UpstreamAction::Log(format!("not sent to the server, the session is ending: {message}")));
+        }
+        if self.transport == Transport::Sse && matches!(self.shape, Shape::PerRequest) {
+            self.open_sse(out);
+        }
+        if matches!(self.shape, Shape::Sse(_)) {
+            return self.send_sse(message, text, out);
         }
         let method = message.get("method").and_then(Value::as_str).map(str::to_string);
         let id = message.get("id").cloned();
@@ -487,11 +557,12 @@ impl HttpUpstream {
                     }
                 }
             }
-            Shape::PerRequest => headers.extend(minimal_headers(message)),
+            Shape::PerRequest | Shape::Sse(_) => headers.extend(minimal_headers(message)),
         }
         let long_lived = matches!(&purpose, Purpose::Request { method, .. } if method == method::LISTEN);
         let request = HttpRequest {
             stream: StreamId(0),
+            url: None,
             method: HttpMethod::Post,
             headers,
             body: Some(text.unwrap_or_else(|| message.to_string())),
@@ -560,8 +631,14 @@ impl HttpUpstream {
         session.listening = true;
         let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
         headers.extend(session.headers());
-        let request =
-            HttpRequest { stream: StreamId(0), method: HttpMethod::Get, headers, body: None, long_lived: true };
+        let request = HttpRequest {
+            stream: StreamId(0),
+            url: None,
+            method: HttpMethod::Get,
+            headers,
+            body: None,
+            long_lived: true,
+        };
         self.start(Exchange::new(Purpose::Listen, request), out);
     }
 
@@ -592,6 +669,23 @@ impl HttpUpstream {
         let purpose = exchange.purpose.clone();
         let success = status.success();
         match purpose {
+            Purpose::SseStream => {
+                if !success {
+                    self.stop(stream, out);
+                    self.sse_over(format!("the server's HTTP+SSE stream was refused: HTTP {status}"), out);
+                }
+            }
+            Purpose::SsePost { request } => {
+                // Accepted: the answer comes on the stream. Refused: the request has its answer.
+                self.stop(stream, out);
+                if !success {
+                    let why = format!("the server refused the message: HTTP {status}");
+                    match request {
+                        Some((id, method)) => self.sse_answered(&id, Some(format!("{method}: {why}")), out),
+                        None => out.push(UpstreamAction::Log(why)),
+                    }
+                }
+            }
             Purpose::Request { ref method, ref id } => {
                 if method == method::INITIALIZE
                     && success
@@ -666,6 +760,16 @@ impl HttpUpstream {
         let status = exchange.status.clone().unwrap_or(Status { code: 0, reason: None });
         match exchange.purpose.clone() {
             Purpose::Request { id, method } => {
+                // `auto`: an initialize POST refused with a 4xx and no JSON-RPC answer is a
+                // server of 2024-11-05's HTTP+SSE (a modern server's refusal is a JSON-RPC error).
+                let fallback = self.transport == Transport::Auto
+                    && (400..500).contains(&status.code)
+                    && method == method::INITIALIZE
+                    && self.session().is_some_and(|s| s.state == SessionState::Opening)
+                    && serde_json::from_slice::<Value>(&body).map_or(true, |v| v.get("jsonrpc").is_none());
+                if fallback {
+                    return self.fall_back_to_sse(stream, &status, out);
+                }
                 self.stop(stream, out);
                 let answer = answer_of(&status, &body, &id, &method);
                 // A success's body is the answer as it came.
@@ -737,6 +841,18 @@ impl HttpUpstream {
         let Some(exchange) = self.resume(exchange, &end, out) else { return };
         let fault_of = end.fault().map(str::to_string);
         match exchange.purpose {
+            Purpose::SseStream => {
+                let why = fault_of.unwrap_or_else(|| "it ended".into());
+                self.sse_over(format!("the server's HTTP+SSE stream is over: {why}"), out);
+            }
+            Purpose::SsePost { request } => {
+                // Not begun: the message never reached the server.
+                let why = fault_of.unwrap_or_else(|| "the server sent no answer".into());
+                match request {
+                    Some((id, method)) => self.sse_answered(&id, Some(format!("{method}: {why}")), out),
+                    None => out.push(UpstreamAction::Log(format!("a message was not delivered: {why}"))),
+                }
+            }
             Purpose::Request { id, method } => {
                 // Not answered (an answer stops the exchange first).
                 let why = fault_of.unwrap_or_else(|| match exchange.status {
@@ -830,6 +946,15 @@ impl HttpUpstream {
                 self.asking = Asking::Refresh;
                 out.push(UpstreamAction::Authorize(AuthReason::Expiring));
             }
+            Some(Timer::Answer(key)) => {
+                let pending = self.sse().and_then(|s| s.pending.get(&key).cloned());
+                if let Some((id, method, _)) = pending {
+                    let after = self.answer_wait.unwrap_or_default();
+                    let why =
+                        format!("{method}: no answer on the server's HTTP+SSE stream in {after:?} (--body-timeout)");
+                    self.sse_answered(&id, Some(why), out);
+                }
+            }
             None | Some(Timer::Refresh) => {}
             Some(Timer::Resume(mut exchange)) => {
                 if self.closing {
@@ -841,8 +966,14 @@ impl HttpUpstream {
                 headers.extend(session.headers());
                 headers.push((LAST_EVENT_ID.to_string(), exchange.cursor.clone().unwrap_or_default()));
                 let long_lived = exchange.request.long_lived || matches!(exchange.purpose, Purpose::Listen);
-                exchange.request =
-                    HttpRequest { stream: StreamId(0), method: HttpMethod::Get, headers, body: None, long_lived };
+                exchange.request = HttpRequest {
+                    stream: StreamId(0),
+                    url: None,
+                    method: HttpMethod::Get,
+                    headers,
+                    body: None,
+                    long_lived,
+                };
                 self.start(*exchange, out);
             }
         }
@@ -895,6 +1026,146 @@ impl HttpUpstream {
                     self.ended(stream, End::Failed(format!("the server asks for authorization: {why}")), out);
                 }
             }
+        }
+    }
+
+    /// The HTTP+SSE transport's stream: a GET of the server's URL, whose
+    /// `endpoint` event names where messages go; they wait for it.
+    fn open_sse(&mut self, out: &mut Vec<UpstreamAction>) {
+        self.shape = Shape::Sse(Box::default());
+        let headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
+        let request = HttpRequest {
+            stream: StreamId(0),
+            url: None,
+            method: HttpMethod::Get,
+            headers,
+            body: None,
+            long_lived: true,
+        };
+        self.start(Exchange::new(Purpose::SseStream, request), out);
+    }
+
+    /// `auto`: the `initialize` POST was answered with a 4xx status, so the
+    /// server may speak 2024-11-05's HTTP+SSE: it is sent again there.
+    fn fall_back_to_sse(&mut self, stream: StreamId, status: &Status, out: &mut Vec<UpstreamAction>) {
+        let Some(exchange) = self.exchanges.get(&stream) else { return };
+        let text = exchange.request.body.clone().unwrap_or_default();
+        self.stop(stream, out);
+        out.push(UpstreamAction::Log(format!(
+            "the initialize POST was answered HTTP {status}: trying the 2024-11-05 HTTP+SSE transport (a GET for its endpoint)"
+        )));
+        let held: Vec<_> = self.held.drain(..).collect();
+        self.open_sse(out);
+        let Ok(initialize) = serde_json::from_str::<Value>(&text) else { return };
+        self.send_sse(initialize, Some(text), out);
+        for (message, text) in held {
+            self.send_sse(message, text, out);
+        }
+    }
+
+    /// A message over HTTP+SSE: POSTed to the endpoint, or held until the stream names it.
+    fn send_sse(&mut self, message: Value, text: Option<String>, out: &mut Vec<UpstreamAction>) {
+        if let Some(why) = self.sse().and_then(|s| s.over.clone()) {
+            return match (message.get("id"), message.get("method")) {
+                (Some(id), Some(_)) => out.push(fault(id, why)),
+                _ => out.push(UpstreamAction::Log(format!("not sent to the server: {why}"))),
+            };
+        }
+        let Some(endpoint) = self.sse().and_then(|s| s.endpoint.clone()) else {
+            return self.held.push_back((message, text));
+        };
+        let request = match (message.get("id"), message.get("method").and_then(Value::as_str)) {
+            (Some(id), Some(method)) => Some((id.clone(), method.to_string())),
+            _ => None,
+        };
+        if let Some((id, method)) = &request {
+            let timer = self.answer_wait.map(|after| {
+                let timer = self.timer_id();
+                self.timers.insert(timer, Timer::Answer(key_of(id)));
+                out.push(UpstreamAction::Wake { timer, after });
+                timer
+            });
+            if let Some(sse) = self.sse() {
+                sse.pending.insert(key_of(id), (id.clone(), method.clone(), timer));
+            }
+        }
+        let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+        let body = Some(text.unwrap_or_else(|| message.to_string()));
+        let post = HttpRequest {
+            stream: StreamId(0),
+            url: Some(endpoint),
+            method: HttpMethod::Post,
+            headers,
+            body,
+            long_lived: false,
+        };
+        self.start(Exchange::new(Purpose::SsePost { request }, post), out);
+    }
+
+    /// An event of the HTTP+SSE stream: the endpoint, or a message of the server's.
+    fn sse_event(&mut self, stream: StreamId, data: String, event: &str, out: &mut Vec<UpstreamAction>) {
+        if !self.exchanges.get(&stream).is_some_and(|e| matches!(e.purpose, Purpose::SseStream)) {
+            return;
+        }
+        if event == "endpoint" {
+            let endpoint = data.trim().to_string();
+            out.push(UpstreamAction::Log(format!("the server's HTTP+SSE endpoint: {endpoint}")));
+            if let Some(sse) = self.sse() {
+                sse.endpoint = Some(endpoint);
+            }
+            let held: Vec<_> = self.held.drain(..).collect();
+            return held.into_iter().for_each(|(message, text)| self.send_sse(message, text, out));
+        }
+        if data.trim().is_empty() {
+            return;
+        }
+        let message: Value = match serde_json::from_str(&data) {
+            Ok(m) => m,
+            Err(e) => {
+                return out
+                    .push(UpstreamAction::Log(format!("an event of the server's stream is not JSON ({e}): {data}")));
+            }
+        };
+        if message.get("method").is_none()
+            && let Some(id) = message.get("id")
+        {
+            let known = self.sse().and_then(|s| s.pending.remove(&key_of(id)));
+            if let Some((_, _, Some(timer))) = known {
+                self.timers.remove(&timer);
+            }
+        }
+        self.pass(message, Some(&data), "", out);
+    }
+
+    /// An HTTP+SSE request is over: answered by the bridge with `error`, if given.
+    fn sse_answered(&mut self, id: &Value, error: Option<String>, out: &mut Vec<UpstreamAction>) {
+        let Some((_, _, timer)) = self.sse().and_then(|s| s.pending.remove(&key_of(id))) else { return };
+        if let Some(timer) = timer {
+            self.timers.remove(&timer);
+        }
+        if let Some(why) = error {
+            out.push(UpstreamAction::Log(why.clone()));
+            out.push(fault(id, why));
+        }
+    }
+
+    /// The HTTP+SSE stream is gone: every request awaiting its answer there,
+    /// and every message waiting for the endpoint, is answered with why.
+    fn sse_over(&mut self, why: String, out: &mut Vec<UpstreamAction>) {
+        out.push(UpstreamAction::Log(why.clone()));
+        let pending: Vec<Value> =
+            self.sse().map(|s| s.pending.values().map(|(id, _, _)| id.clone()).collect()).unwrap_or_default();
+        for id in pending {
+            self.sse_answered(&id, Some(why.clone()), out);
+        }
+        for (message, _) in self.held.drain(..).collect::<Vec<_>>() {
+            if let (Some(id), Some(_)) = (message.get("id"), message.get("method")) {
+                out.push(fault(id, why.clone()));
+            }
+        }
+        if let Some(sse) = self.sse() {
+            sse.endpoint = None;
+            sse.over = Some(why);
         }
     }
 
@@ -967,6 +1238,7 @@ impl HttpUpstream {
         };
         let request = HttpRequest {
             stream: StreamId(0),
+            url: None,
             method: HttpMethod::Delete,
             headers: session,
             body: None,
@@ -1005,6 +1277,11 @@ fn minimal_headers(message: &Value) -> Vec<(String, String)> {
         out.push((rules::PROTOCOL_VERSION_HEADER.to_string(), v.to_string()));
     }
     out
+}
+
+/// A request id as a map key: its JSON text (`1` and `"1"` differ).
+fn key_of(id: &Value) -> String {
+    id.to_string()
 }
 
 /// A JSON-RPC error answering request `id`, for a fault the server never answered.

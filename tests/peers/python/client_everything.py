@@ -23,7 +23,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
 from peer_common import SEEN, all_passed, check, on_roots, on_sample, text_of
 
-MODES = {"modern": "auto", "pinned": "2026-07-28"}
+MODES = {"modern": "auto", "pinned": "2026-07-28", "legacy": "legacy"}
 
 
 async def on_elicit(ctx: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
@@ -45,7 +45,9 @@ async def run(mode: str, command: list[str], url: str | None = None) -> None:
         cache=None,
     ) as client:
         print(f"negotiated {client.protocol_version} with {client.server_info}", flush=True)
-        check(client.protocol_version in MODERN_PROTOCOL_VERSIONS, "modern era negotiated")
+        # `--mode legacy` is a handshake-era client: it must have negotiated one.
+        modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        check(modern != (mode == "legacy"), f"{'legacy' if mode == 'legacy' else 'modern'} era negotiated")
 
         tools = await client.list_tools()
         names = sorted(t.name for t in tools.tools)
