@@ -30,6 +30,10 @@
 //!   session as a legacy server's refusal (`-32601`), so it falls back to
 //!   `initialize`; a client's own `server/discover` gets the server's answer.
 //!
+//! - **2024-11-05** ([`Shape::Sse`], in `upstream/sse.rs`): HTTP+SSE, a GET
+//!   stream that names the endpoint messages are POSTed to and carries every
+//!   answer; [`Transport::Auto`] falls back to it when an `initialize` POST gets
+//!   a 4xx with no JSON-RPC answer.
 //! - **Resumption** (2025-11-25's polling and redelivery; the session shape
 //!   only, 2026-07-28 has none): each SSE stream keeps its last event id and
 //!   `retry`. A stream that ends, or is cut, before its answer while it has an
@@ -45,7 +49,8 @@
 //!   none ([`UpstreamInput::Authorized`]): then each goes out again with them
 //!   (a refused request was not acted on), or ends with the reason. Credentials
 //!   that expire ask for a timer, and their refresh when it fires, without
-//!   holding anything meanwhile. The flow's own HTTP exchanges are the driver's.
+//!   holding anything meanwhile. The flow's own HTTP exchanges are the driver's
+//!   (`upstream/auth.rs`).
 //!
 //! Every fault is an error to the request that met it, with why: a transport
 //! fault the driver reports (unreachable, a timeout it names, a body over the
@@ -59,7 +64,12 @@ use mcp_spec_types::http as rules;
 use serde_json::Value;
 
 use super::tools::{Invalid, ToolBook};
+
+mod auth;
+mod sse;
+
 use crate::{error_response, method, modern};
+pub use sse::SseSession;
 
 /// One HTTP exchange of the machine's, named by the machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -242,18 +252,6 @@ pub enum Transport {
     StreamableHttp,
     /// 2024-11-05's HTTP+SSE only.
     Sse,
-}
-
-/// A 2024-11-05 HTTP+SSE session.
-#[derive(Clone, Debug, Default)]
-pub struct SseSession {
-    /// The message endpoint, once the stream named it.
-    endpoint: Option<String>,
-    /// Why the stream is over, once it is: nothing more can be said.
-    over: Option<String>,
-    /// The requests whose answers are awaited on the stream: by id, the id,
-    /// the method and the timer that bounds the wait.
-    pending: BTreeMap<String, (Value, String, Option<TimerId>)>,
 }
 
 /// A legacy session and what it needs to be opened again.
@@ -976,196 +974,6 @@ impl HttpUpstream {
                 };
                 self.start(*exchange, out);
             }
-        }
-    }
-
-    /// The server refused an exchange for its credentials: it waits, with
-    /// every exchange after it, for the driver to authorize.
-    fn challenged(
-        &mut self,
-        stream: StreamId,
-        status: Status,
-        www_authenticate: Option<String>,
-        out: &mut Vec<UpstreamAction>,
-    ) {
-        let Some(exchange) = self.exchanges.remove(&stream) else { return };
-        out.push(UpstreamAction::Stop(stream));
-        out.push(UpstreamAction::Log(format!("the server asks for authorization (HTTP {status})")));
-        self.parked.push(exchange);
-        if self.asking != Asking::Challenge {
-            self.asking = Asking::Challenge;
-            out.push(UpstreamAction::Authorize(AuthReason::Challenged { status, www_authenticate }));
-        }
-    }
-
-    /// What came of authorizing: the parked exchanges go out again with the
-    /// credentials, or end with why there are none.
-    fn authorized(&mut self, answer: Result<Credentials, String>, out: &mut Vec<UpstreamAction>) {
-        let was = std::mem::replace(&mut self.asking, Asking::No);
-        let parked = std::mem::take(&mut self.parked);
-        match answer {
-            Ok(credentials) => {
-                self.authorization = Some(credentials.authorization);
-                if let Some(after) = credentials.refresh_after {
-                    self.timers.retain(|_, t| !matches!(t, Timer::Refresh));
-                    let timer = self.timer_id();
-                    self.timers.insert(timer, Timer::Refresh);
-                    out.push(UpstreamAction::Wake { timer, after });
-                }
-                for exchange in parked {
-                    self.start(exchange, out);
-                }
-            }
-            Err(why) => {
-                if was == Asking::Refresh {
-                    out.push(UpstreamAction::Log(format!("the credentials could not be refreshed: {why}")));
-                }
-                for exchange in parked {
-                    let stream = self.stream();
-                    self.exchanges.insert(stream, exchange);
-                    self.ended(stream, End::Failed(format!("the server asks for authorization: {why}")), out);
-                }
-            }
-        }
-    }
-
-    /// The HTTP+SSE transport's stream: a GET of the server's URL, whose
-    /// `endpoint` event names where messages go; they wait for it.
-    fn open_sse(&mut self, out: &mut Vec<UpstreamAction>) {
-        self.shape = Shape::Sse(Box::default());
-        let headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
-        let request = HttpRequest {
-            stream: StreamId(0),
-            url: None,
-            method: HttpMethod::Get,
-            headers,
-            body: None,
-            long_lived: true,
-        };
-        self.start(Exchange::new(Purpose::SseStream, request), out);
-    }
-
-    /// `auto`: the `initialize` POST was answered with a 4xx status, so the
-    /// server may speak 2024-11-05's HTTP+SSE: it is sent again there.
-    fn fall_back_to_sse(&mut self, stream: StreamId, status: &Status, out: &mut Vec<UpstreamAction>) {
-        let Some(exchange) = self.exchanges.get(&stream) else { return };
-        let text = exchange.request.body.clone().unwrap_or_default();
-        self.stop(stream, out);
-        out.push(UpstreamAction::Log(format!(
-            "the initialize POST was answered HTTP {status}: trying the 2024-11-05 HTTP+SSE transport (a GET for its endpoint)"
-        )));
-        let held: Vec<_> = self.held.drain(..).collect();
-        self.open_sse(out);
-        let Ok(initialize) = serde_json::from_str::<Value>(&text) else { return };
-        self.send_sse(initialize, Some(text), out);
-        for (message, text) in held {
-            self.send_sse(message, text, out);
-        }
-    }
-
-    /// A message over HTTP+SSE: POSTed to the endpoint, or held until the stream names it.
-    fn send_sse(&mut self, message: Value, text: Option<String>, out: &mut Vec<UpstreamAction>) {
-        if let Some(why) = self.sse().and_then(|s| s.over.clone()) {
-            return match (message.get("id"), message.get("method")) {
-                (Some(id), Some(_)) => out.push(fault(id, why)),
-                _ => out.push(UpstreamAction::Log(format!("not sent to the server: {why}"))),
-            };
-        }
-        let Some(endpoint) = self.sse().and_then(|s| s.endpoint.clone()) else {
-            return self.held.push_back((message, text));
-        };
-        let request = match (message.get("id"), message.get("method").and_then(Value::as_str)) {
-            (Some(id), Some(method)) => Some((id.clone(), method.to_string())),
-            _ => None,
-        };
-        if let Some((id, method)) = &request {
-            let timer = self.answer_wait.map(|after| {
-                let timer = self.timer_id();
-                self.timers.insert(timer, Timer::Answer(key_of(id)));
-                out.push(UpstreamAction::Wake { timer, after });
-                timer
-            });
-            if let Some(sse) = self.sse() {
-                sse.pending.insert(key_of(id), (id.clone(), method.clone(), timer));
-            }
-        }
-        let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
-        let body = Some(text.unwrap_or_else(|| message.to_string()));
-        let post = HttpRequest {
-            stream: StreamId(0),
-            url: Some(endpoint),
-            method: HttpMethod::Post,
-            headers,
-            body,
-            long_lived: false,
-        };
-        self.start(Exchange::new(Purpose::SsePost { request }, post), out);
-    }
-
-    /// An event of the HTTP+SSE stream: the endpoint, or a message of the server's.
-    fn sse_event(&mut self, stream: StreamId, data: String, event: &str, out: &mut Vec<UpstreamAction>) {
-        if !self.exchanges.get(&stream).is_some_and(|e| matches!(e.purpose, Purpose::SseStream)) {
-            return;
-        }
-        if event == "endpoint" {
-            let endpoint = data.trim().to_string();
-            out.push(UpstreamAction::Log(format!("the server's HTTP+SSE endpoint: {endpoint}")));
-            if let Some(sse) = self.sse() {
-                sse.endpoint = Some(endpoint);
-            }
-            let held: Vec<_> = self.held.drain(..).collect();
-            return held.into_iter().for_each(|(message, text)| self.send_sse(message, text, out));
-        }
-        if data.trim().is_empty() {
-            return;
-        }
-        let message: Value = match serde_json::from_str(&data) {
-            Ok(m) => m,
-            Err(e) => {
-                return out
-                    .push(UpstreamAction::Log(format!("an event of the server's stream is not JSON ({e}): {data}")));
-            }
-        };
-        if message.get("method").is_none()
-            && let Some(id) = message.get("id")
-        {
-            let known = self.sse().and_then(|s| s.pending.remove(&key_of(id)));
-            if let Some((_, _, Some(timer))) = known {
-                self.timers.remove(&timer);
-            }
-        }
-        self.pass(message, Some(&data), "", out);
-    }
-
-    /// An HTTP+SSE request is over: answered by the bridge with `error`, if given.
-    fn sse_answered(&mut self, id: &Value, error: Option<String>, out: &mut Vec<UpstreamAction>) {
-        let Some((_, _, timer)) = self.sse().and_then(|s| s.pending.remove(&key_of(id))) else { return };
-        if let Some(timer) = timer {
-            self.timers.remove(&timer);
-        }
-        if let Some(why) = error {
-            out.push(UpstreamAction::Log(why.clone()));
-            out.push(fault(id, why));
-        }
-    }
-
-    /// The HTTP+SSE stream is gone: every request awaiting its answer there,
-    /// and every message waiting for the endpoint, is answered with why.
-    fn sse_over(&mut self, why: String, out: &mut Vec<UpstreamAction>) {
-        out.push(UpstreamAction::Log(why.clone()));
-        let pending: Vec<Value> =
-            self.sse().map(|s| s.pending.values().map(|(id, _, _)| id.clone()).collect()).unwrap_or_default();
-        for id in pending {
-            self.sse_answered(&id, Some(why.clone()), out);
-        }
-        for (message, _) in self.held.drain(..).collect::<Vec<_>>() {
-            if let (Some(id), Some(_)) = (message.get("id"), message.get("method")) {
-                out.push(fault(id, why.clone()));
-            }
-        }
-        if let Some(sse) = self.sse() {
-            sse.endpoint = None;
-            sse.over = Some(why);
         }
     }
 
