@@ -47,6 +47,10 @@ pub(crate) struct Cli {
     #[arg(long, default_value = "20", env = "MCP_ERA_BRIDGE_PROBE_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
     probe_timeout: Duration,
 
+    /// A tool the client neither sees nor calls, by name; `*` matches any run of characters (repeatable; comma-separated in the variable)
+    #[arg(long, env = "MCP_ERA_BRIDGE_IGNORE_TOOL", value_delimiter = ',', value_name = "PATTERN")]
+    ignore_tool: Vec<String>,
+
     /// Append every message, both sides, to FILE as JSON lines
     #[arg(long, env = "MCP_ERA_BRIDGE_RECORD", value_name = "FILE")]
     record: Option<PathBuf>,
@@ -202,6 +206,7 @@ impl Cli {
                 Era::Legacy => ServerEraChoice::Legacy,
             },
             probe_timeout: self.probe_timeout,
+            ignored_tools: self.ignore_tool,
             record: self.record,
             max_message,
             upstream,

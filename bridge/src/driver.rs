@@ -175,6 +175,8 @@ pub(crate) struct Settings<'a> {
     pub server_era: ServerEraChoice,
     /// `--probe-timeout`: from the server's start.
     pub probe_timeout: Duration,
+    /// `--ignore-tool`.
+    pub ignored_tools: &'a [String],
     pub max_message: usize,
     pub recorder: Recorder,
     /// Before each log line: `mcp-era-bridge` or `mcp-era-bridge [label]`.
@@ -190,7 +192,8 @@ pub(crate) async fn drive<F: Front>(
     feed: mpsc::UnboundedSender<In<F::Input>>,
     mut inbox: mpsc::UnboundedReceiver<In<F::Input>>,
 ) -> Result<(), String> {
-    let Settings { upstream, server_era, probe_timeout, max_message, mut recorder, log_prefix } = settings;
+    let Settings { upstream, server_era, probe_timeout, ignored_tools, max_message, mut recorder, log_prefix } =
+        settings;
     let sink: Sink = Arc::new(move |event| {
         let _ = feed.send(In::Server(event));
     });
@@ -208,6 +211,7 @@ pub(crate) async fn drive<F: Front>(
         }
     };
     let (mut session, mut actions) = Session::with_probe_wait(server_era, probe_timeout, Instant::now());
+    session.ignore_tools(ignored_tools.to_vec());
     let mut wake: Option<Instant> = None;
     // Once the server is being ended: when to stop waiting for it (a process
     // whose output a child of its own holds open never closes it).

@@ -96,6 +96,7 @@ pub use mcp_spec_types::{v2025_11_25 as legacy, v2026_07_28 as modern};
 
 // Sampling, roots and logging levels are deprecated in 2026-07-28 (SEP-2577), and still what
 // legacy peers use: translating them is not using them.
+mod ignore;
 mod older;
 #[allow(deprecated)]
 mod to_legacy;

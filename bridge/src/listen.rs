@@ -52,6 +52,7 @@ pub struct Config {
     pub upstream: Upstream,
     pub server_era: ServerEraChoice,
     pub probe_timeout: std::time::Duration,
+    pub ignored_tools: Vec<String>,
     pub max_message: usize,
     /// `--allow-origin`: origins besides loopback ones.
     pub allowed_origins: Vec<String>,
@@ -456,6 +457,7 @@ fn start_session(front: &Arc<Endpoint>, key: &str, label: &str, modern: bool) ->
             upstream: &front.config.upstream,
             server_era: front.config.server_era,
             probe_timeout: front.config.probe_timeout,
+            ignored_tools: &front.config.ignored_tools,
             max_message: front.config.max_message,
             recorder,
             log_prefix: format!("mcp-era-bridge [{}]", client.label),

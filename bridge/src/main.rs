@@ -55,6 +55,8 @@ pub(crate) struct Options {
     pub(crate) server_era: ServerEraChoice,
     /// `--probe-timeout`.
     pub(crate) probe_timeout: std::time::Duration,
+    /// `--ignore-tool`.
+    pub(crate) ignored_tools: Vec<String>,
     pub(crate) record: Option<std::path::PathBuf>,
     pub(crate) max_message: usize,
     pub(crate) upstream: Upstream,
@@ -84,6 +86,7 @@ fn run(o: Options) -> Result<(), String> {
             upstream: &o.upstream,
             server_era: o.server_era,
             probe_timeout: o.probe_timeout,
+            ignored_tools: &o.ignored_tools,
             max_message: o.max_message,
             recorder,
             log_prefix: "mcp-era-bridge".into(),
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
             upstream: o.upstream,
             server_era: o.server_era,
             probe_timeout: o.probe_timeout,
+            ignored_tools: o.ignored_tools,
             max_message: o.max_message,
             allowed_origins: o.allowed_origins,
             record: o.record,

@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::ignore::IgnoredTools;
 use crate::{
     Bridge, Era, LEGACY_VERSIONS, PROBE_ID, ProbeFault, ServerEra, To, client_era, discover_probe, error_response,
     method, modern, server_era,
@@ -137,6 +138,8 @@ pub struct Session {
     restarted: bool,
     /// The probe's answer may still come while lines pass: it is not passed on.
     probe_outstanding: bool,
+    /// `--ignore-tool`: tools the client neither sees nor calls.
+    ignored: IgnoredTools,
 }
 
 impl Session {
@@ -149,8 +152,15 @@ impl Session {
     /// answer what tells its era (`--probe-timeout`), and its first actions (the
     /// probe, with [`ServerEraChoice::Modern`]).
     pub fn with_probe_wait(choice: ServerEraChoice, wait: Duration, now: Instant) -> (Session, Vec<Action>) {
-        let mut session =
-            Session { choice, state: State::Waiting, started: now, wait, restarted: false, probe_outstanding: false };
+        let mut session = Session {
+            choice,
+            state: State::Waiting,
+            started: now,
+            wait,
+            restarted: false,
+            probe_outstanding: false,
+            ignored: IgnoredTools::default(),
+        };
         let mut out = Vec::new();
         match choice {
             ServerEraChoice::Legacy => {
@@ -163,6 +173,12 @@ impl Session {
         (session, out)
     }
 
+    /// Tools the client is to neither see nor call, by name patterns (`*`
+    /// any run of characters), as mcp-remote's `--ignore-tool`.
+    pub fn ignore_tools(&mut self, patterns: Vec<String>) {
+        self.ignored = IgnoredTools::new(patterns);
+    }
+
     /// Whether the session is over ([`Action::Finish`] was given).
     pub fn is_over(&self) -> bool {
         matches!(self.state, State::Over)
@@ -171,7 +187,20 @@ impl Session {
     /// What to do about `input`.
     pub fn handle(&mut self, input: Input) -> Vec<Action> {
         let mut out = Vec::new();
+        if let Input::FromClient(line) = &input
+            && !matches!(self.state, State::Over | State::Closing)
+            && let Err(refusal) = self.ignored.check_client_line(line)
+        {
+            return vec![Action::Send(To::Client, refusal)];
+        }
         self.step(input, &mut out);
+        if !self.ignored.is_empty() {
+            for action in &mut out {
+                if let Action::Send(To::Client, line) = action {
+                    *line = self.ignored.filter_client_line(std::mem::take(line));
+                }
+            }
+        }
         out
     }
 

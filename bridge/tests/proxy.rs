@@ -331,3 +331,27 @@ fn a_server_answering_the_probe_with_no_discover_result_is_legacy_and_the_sessio
     assert_eq!(answer.pointer("/result/tools"), Some(&serde_json::json!([])), "{answer}");
     assert_eq!(answer.pointer("/result/resultType"), Some(&serde_json::json!("complete")), "translated: {answer}");
 }
+
+#[test]
+fn an_ignored_tool_is_not_listed_to_the_client() {
+    let starts = scratch("ignored.pids");
+    let path = starts.display().to_string();
+    let args = [
+        "--server-era",
+        "legacy",
+        "--ignore-tool",
+        "x,t*",
+        "--",
+        "python3",
+        "-c",
+        EXITS_UNLESS_INITIALIZE_FIRST,
+        &path,
+    ];
+    let (answer, stderr, status) = modern_session(&args);
+    assert!(status.success(), "{stderr}");
+    assert_eq!(answer.pointer("/result/tools"), Some(&serde_json::json!([])), "{answer}\n{stderr}");
+    // Without it, the server's one tool is there.
+    let (answer, _, _) =
+        modern_session(&["--server-era", "legacy", "--", "python3", "-c", EXITS_UNLESS_INITIALIZE_FIRST, &path]);
+    assert_eq!(answer.pointer("/result/tools/0/name"), Some(&serde_json::json!("t")), "{answer}");
+}

@@ -364,3 +364,48 @@ fn an_initialize_answered_at_no_legacy_version_is_no_acceptance_and_the_probe_as
     let actions = s.handle(Input::FromServer(discovered()));
     assert_eq!(sent(&actions, To::Client)[0]["result"]["protocolVersion"], "2025-11-25", "answered by the bridge");
 }
+
+#[test]
+fn ignored_tools_are_left_out_of_lists_and_their_calls_refused_passing_through_or_translated() {
+    let list_answer = |id: i64| {
+        json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [
+            {"name": "read_file", "inputSchema": {"type": "object"}},
+            {"name": "delete_repo", "inputSchema": {"type": "object"}},
+            {"name": "delete_branch", "inputSchema": {"type": "object"}}]}})
+        .to_string()
+    };
+    // Passed through: the answer to the client's tools/list loses the ignored tools; the rest is as it came.
+    let (mut s, _) = offered();
+    s.ignore_tools(vec!["delete_*".into()]);
+    s.handle(Input::FromServer(accepted()));
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.to_string();
+    assert_eq!(s.handle(Input::FromClient(list.clone())), [Action::Send(To::Server, list)]);
+    let shown = sent(&s.handle(Input::FromServer(list_answer(1))), To::Client);
+    assert_eq!(shown[0]["result"]["tools"], json!([{"name": "read_file", "inputSchema": {"type": "object"}}]));
+    // A call to one is answered by the bridge and never reaches the server.
+    let call =
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "delete_repo", "arguments": {}}});
+    let actions = s.handle(Input::FromClient(call.to_string()));
+    assert!(sent(&actions, To::Server).is_empty(), "{actions:?}");
+    let refused = &sent(&actions, To::Client)[0];
+    assert_eq!((refused["id"].clone(), refused["error"]["code"].clone()), (json!(2), json!(-32602)));
+    assert!(refused["error"]["message"].as_str().unwrap().contains("--ignore-tool"), "{refused}");
+    // Another tool's call goes through; an answer that is no tools/list is untouched.
+    let other = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "read_file"}}).to_string();
+    assert_eq!(s.handle(Input::FromClient(other.clone())), [Action::Send(To::Server, other)]);
+    let answer = list_answer(3);
+    assert_eq!(s.handle(Input::FromServer(answer.clone())), [Action::Send(To::Client, answer)]);
+
+    // Translated for a modern client: the same.
+    let (mut s, _) = started();
+    s.ignore_tools(vec!["delete_repo".into()]);
+    s.handle(Input::FromClient(modern_request(1, "tools/list")));
+    s.handle(Input::FromServer(legacy_refusal()));
+    let init = json!({"jsonrpc": "2.0", "id": "mcp-era-bridge-handshake", "result": {"protocolVersion": "2025-11-25",
+        "capabilities": {"tools": {}}, "serverInfo": {"name": "old", "version": "1"}}});
+    s.handle(Input::FromServer(init.to_string()));
+    let shown = sent(&s.handle(Input::FromServer(list_answer(1))), To::Client);
+    let names: Vec<&str> =
+        shown[0]["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["read_file", "delete_branch"]);
+}
