@@ -42,7 +42,7 @@
 //! |---|---|
 //! | its `DiscoverResult` (to the probe) | the `InitializeResult`'s source; and when it announces list changes, a `subscriptions/listen` stream opened for the client after `initialize`, whose notifications reach the client as 2025-11-25 ones |
 //! | a result | converted to 2025-11-25: `resultType`, `ttlMs`, `cacheScope` and the reserved `io.modelcontextprotocol/` keys of `_meta` dropped (2025-11-25 names none of them) |
-//! | an `input_required` result | each `inputRequests` entry sent to the client as the request it is (elicitation, sampling, roots); when all are answered, the original request sent again with `inputResponses` and the `requestState` as it came (at once when it asks nothing); the client's answer is the final result; after [`MAX_ROUNDS`] rounds the call fails (`-32603`) rather than loop |
+//! | an `input_required` result | each `inputRequests` entry sent to the client as the request it is (elicitation, sampling, roots); when all are answered, the original request sent again, as a new request (an id of the bridge's: MRTR), with `inputResponses` and the `requestState` as it came (at once when it asks nothing); the client's answer is the final result; after [`MAX_ROUNDS`] rounds the call fails (`-32603`) rather than loop |
 //! | an error | sent on as it is |
 //! | `notifications/cancelled` for a listen stream, or its response | the stream's end: an (un)subscribe waiting on it refused with why; the stream in effect opened again (three times at most); any other cancel kept |
 //! | notifications | `notifications/subscriptions/acknowledged` kept; the rest sent on, the subscription id dropped from `_meta` |
