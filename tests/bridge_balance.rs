@@ -16,36 +16,18 @@
 //! (`--server-era legacy`), so each modern client's `input_required` round is
 //! held in one bridge; legacy clients pass through.
 
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use mcp_spec_tests::peers;
 use serde_json::{Value, json};
 
-use crate::bridge_http_peers::{HttpPeer, http_peer, python_http_server};
+use crate::bridge_http_peers::{HttpPeer, free_port, http_peer, python_http_server};
 use crate::bridge_peers::bridge_bin;
 
 const CLIENTS: usize = 32;
 const CALLS: usize = 50;
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// HAProxy in the foreground, stopped when dropped.
-struct Balancer {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Balancer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The configuration tested (the README quotes it): sticky, or plain round robin.
 fn config(port: u16, bridges: [u16; 2], sticky: bool) -> String {
@@ -83,33 +65,17 @@ backend bridges
     )
 }
 
-fn balancer(name: &str, bridges: [u16; 2], sticky: bool) -> Balancer {
+/// HAProxy in the foreground with the configuration, checked first; stopped when dropped.
+fn balancer(name: &str, bridges: [u16; 2], sticky: bool) -> HttpPeer {
     let (haproxy, libs) = peers::haproxy();
     let port = free_port();
     let cfg = peers::transcript_path(&format!("{name}.haproxy.cfg"));
     std::fs::write(&cfg, config(port, bridges, sticky)).unwrap();
     let check = Command::new(&haproxy).env("LD_LIBRARY_PATH", &libs).arg("-c").arg("-f").arg(&cfg).output().unwrap();
     assert!(check.status.success(), "{}: {}", cfg.display(), String::from_utf8_lossy(&check.stderr));
-    let log = peers::transcript_path(&format!("{name}.haproxy-log"));
-    let mut child = Command::new(&haproxy)
-        .env("LD_LIBRARY_PATH", &libs)
-        .arg("-db")
-        .arg("-f")
-        .arg(&cfg)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(15);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("{name}: HAProxy exited ({status}); its log: {}", log.display());
-        }
-        assert!(Instant::now() < until, "{name}: HAProxy did not listen");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Balancer { child, url: format!("http://127.0.0.1:{port}/mcp") }
+    let mut cmd = Command::new(&haproxy);
+    cmd.env("LD_LIBRARY_PATH", &libs).arg("-db").arg("-f").arg(&cfg);
+    http_peer(&format!("{name}.haproxy"), port, "/mcp", &mut cmd)
 }
 
 /// Two bridges in front of `server`, each recording to its own file.

@@ -110,6 +110,15 @@ pub struct HttpRequest {
     pub long_lived: bool,
 }
 
+impl HttpRequest {
+    /// A GET of the server's URL for an event stream, with these headers besides `Accept`.
+    fn event_stream(headers: Vec<(String, String)>, long_lived: bool) -> HttpRequest {
+        let mut all = vec![("Accept".to_string(), "text/event-stream".to_string())];
+        all.extend(headers);
+        HttpRequest { stream: StreamId(0), url: None, method: HttpMethod::Get, headers: all, body: None, long_lived }
+    }
+}
+
 /// An HTTP answer's status: its code and, when known, its reason phrase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Status {
@@ -627,16 +636,7 @@ impl HttpUpstream {
     fn listen(&mut self, out: &mut Vec<UpstreamAction>) {
         let Some(session) = self.session().filter(|s| !s.listening) else { return };
         session.listening = true;
-        let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
-        headers.extend(session.headers());
-        let request = HttpRequest {
-            stream: StreamId(0),
-            url: None,
-            method: HttpMethod::Get,
-            headers,
-            body: None,
-            long_lived: true,
-        };
+        let request = HttpRequest::event_stream(session.headers(), true);
         self.start(Exchange::new(Purpose::Listen, request), out);
     }
 
@@ -960,18 +960,10 @@ impl HttpUpstream {
                 }
                 // A GET with the session's headers and Last-Event-ID, read as the stream it resumes.
                 let Some(session) = self.session() else { return };
-                let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
-                headers.extend(session.headers());
+                let mut headers = session.headers();
                 headers.push((LAST_EVENT_ID.to_string(), exchange.cursor.clone().unwrap_or_default()));
                 let long_lived = exchange.request.long_lived || matches!(exchange.purpose, Purpose::Listen);
-                exchange.request = HttpRequest {
-                    stream: StreamId(0),
-                    url: None,
-                    method: HttpMethod::Get,
-                    headers,
-                    body: None,
-                    long_lived,
-                };
+                exchange.request = HttpRequest::event_stream(headers, long_lived);
                 self.start(*exchange, out);
             }
         }

@@ -9,23 +9,11 @@
 // called (with the arguments the scenario's context names, else ones made from
 // its input schema), the resources listed and each read, the prompts listed and
 // each got. Plain Node, no packages.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { bridged } from './bridge.mjs';
 
-const args = process.argv.slice(2);
-const url = args.at(-1);
-const bridge = args[args.indexOf('--bridge') + 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
-if (args.indexOf('--bridge') < 0 || !bridge || !url) {
-  console.error('usage: node legacy.mjs --bridge BRIDGE URL');
-  process.exit(2);
-}
-
-const child = spawn(bridge, ['--connect', url], { stdio: ['pipe', 'pipe', 'inherit'] });
-const waiting = new Map();
-let next = 1;
-const write = (message) => child.stdin.write(JSON.stringify(message) + '\n');
+const bridge = bridged('node legacy.mjs --bridge BRIDGE URL');
 
 // What a user would answer each of the server's questions with.
 function answer(method, params) {
@@ -48,34 +36,12 @@ function answer(method, params) {
   }
 }
 
-createInterface({ input: child.stdout }).on('line', (line) => {
-  const msg = JSON.parse(line);
-  if (msg.method !== undefined && msg.id !== undefined) {
-    const result = answer(msg.method, msg.params);
-    write(
-      result === null
-        ? { jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `Method not found: ${msg.method}` } }
-        : { jsonrpc: '2.0', id: msg.id, result },
-    );
-  } else if (msg.method === undefined && waiting.has(msg.id)) {
-    const { resolve } = waiting.get(msg.id);
-    waiting.delete(msg.id);
-    resolve(msg);
-  }
-});
-child.on('exit', (code) => {
-  for (const { reject } of waiting.values()) reject(new Error(`the bridge exited (${code})`));
-});
+bridge.answering(answer);
 
-function request(method, params = {}) {
-  const id = next++;
-  return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    write({ jsonrpc: '2.0', id, method, params });
-  }).then((response) => {
-    if (response.error) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
-    return response.result;
-  });
+async function request(method, params = {}) {
+  const response = await bridge.send(method, params);
+  if (response.error) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
+  return response.result;
 }
 
 // A value of a JSON schema's type, for arguments the context does not give.
@@ -110,7 +76,7 @@ async function run() {
     capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
     clientInfo: { name: 'mcp-spec-conformance-legacy-client', version: '0.1.0' },
   });
-  write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  bridge.notify('notifications/initialized');
   const offered = init.capabilities ?? {};
   const failures = [];
   const attempt = async (what, f) => {
@@ -145,16 +111,4 @@ async function run() {
   for (const f of failures) console.error(`legacy client (${scenario}): ${f}`);
 }
 
-let status = 0;
-try {
-  await run();
-} catch (e) {
-  console.error(`legacy client (${scenario}): ${e.message}`);
-  status = 1;
-}
-child.stdin.end();
-await new Promise((resolve) => {
-  if (child.exitCode !== null) resolve();
-  else child.on('exit', resolve);
-});
-process.exit(status);
+await bridge.finish(`legacy client (${scenario})`, run);

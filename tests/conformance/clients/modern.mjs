@@ -5,17 +5,10 @@
 // with its `_meta`, each `input_required` round answered and retried), so the
 // mock server, which speaks 2025-11-25, scores what the bridge does for a
 // modern client. Plain Node, no packages.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { bridged } from './bridge.mjs';
 
-const args = process.argv.slice(2);
-const url = args.at(-1);
-const bridge = args[args.indexOf('--bridge') + 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
-if (!bridge || !url || args.indexOf('--bridge') < 0) {
-  console.error('usage: node modern.mjs --bridge BRIDGE URL');
-  process.exit(2);
-}
+const bridge = bridged('node modern.mjs --bridge BRIDGE URL');
 
 const meta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -23,29 +16,7 @@ const meta = {
   'io.modelcontextprotocol/clientInfo': { name: 'mcp-spec-conformance-modern-client', version: '0.1.0' },
 };
 
-const child = spawn(bridge, ['--connect', url], { stdio: ['pipe', 'pipe', 'inherit'] });
-const waiting = new Map();
-let next = 1;
-createInterface({ input: child.stdout }).on('line', (line) => {
-  const msg = JSON.parse(line);
-  if (msg.id !== undefined && msg.method === undefined && waiting.has(msg.id)) {
-    const { resolve } = waiting.get(msg.id);
-    waiting.delete(msg.id);
-    resolve(msg);
-  }
-});
-child.on('exit', (code) => {
-  for (const { reject } of waiting.values()) reject(new Error(`the bridge exited (${code})`));
-});
-
-function send(method, params) {
-  const id = next++;
-  const message = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
-  return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    child.stdin.write(JSON.stringify(message) + '\n');
-  });
-}
+const send = (method, params) => bridge.send(method, { ...params, _meta: meta });
 
 // What a user would answer each question with: a form's defaults, a sampled
 // text, no roots.
@@ -98,16 +69,4 @@ async function run() {
   }
 }
 
-let status = 0;
-try {
-  await run();
-} catch (e) {
-  console.error(`modern client (${scenario}): ${e.message}`);
-  status = 1;
-}
-child.stdin.end();
-await new Promise((resolve) => {
-  if (child.exitCode !== null) resolve();
-  else child.on('exit', resolve);
-});
-process.exit(status);
+await bridge.finish(`modern client (${scenario})`, run);

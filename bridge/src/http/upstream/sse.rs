@@ -21,15 +21,7 @@ impl HttpUpstream {
     /// `endpoint` event names where messages go; they wait for it.
     pub(super) fn open_sse(&mut self, out: &mut Vec<UpstreamAction>) {
         self.shape = Shape::Sse(Box::default());
-        let headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
-        let request = HttpRequest {
-            stream: StreamId(0),
-            url: None,
-            method: HttpMethod::Get,
-            headers,
-            body: None,
-            long_lived: true,
-        };
+        let request = HttpRequest::event_stream(Vec::new(), true);
         self.start(Exchange::new(Purpose::SseStream, request), out);
     }
 

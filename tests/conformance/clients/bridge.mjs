@@ -1,0 +1,73 @@
+// What both scenario clients share: the suite runs `node CLIENT --bridge BRIDGE URL`
+// with its mock server's URL last; the client starts `BRIDGE --connect URL` and
+// speaks JSON lines to it on its stdio. Plain Node, no packages.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+// The bridge started, and the client's side of it: `send` a request (its
+// response, whole), `notify`, `answering` the bridge's requests with a
+// function (its result, or null for "method not found"), and `finish`.
+export function bridged(usage) {
+  const args = process.argv.slice(2);
+  const url = args.at(-1);
+  const at = args.indexOf('--bridge');
+  const bridge = at < 0 ? undefined : args[at + 1];
+  if (!bridge || !url) {
+    console.error(`usage: ${usage}`);
+    process.exit(2);
+  }
+  const child = spawn(bridge, ['--connect', url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map();
+  let next = 1;
+  let answer = () => null;
+  const write = (message) => child.stdin.write(JSON.stringify(message) + '\n');
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const msg = JSON.parse(line);
+    if (msg.method !== undefined && msg.id !== undefined) {
+      const result = answer(msg.method, msg.params);
+      write(
+        result === null
+          ? { jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `Method not found: ${msg.method}` } }
+          : { jsonrpc: '2.0', id: msg.id, result },
+      );
+    } else if (msg.method === undefined && waiting.has(msg.id)) {
+      const { resolve } = waiting.get(msg.id);
+      waiting.delete(msg.id);
+      resolve(msg);
+    }
+  });
+  child.on('exit', (code) => {
+    for (const { reject } of waiting.values()) reject(new Error(`the bridge exited (${code})`));
+  });
+  return {
+    send(method, params) {
+      const id = next++;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        write({ jsonrpc: '2.0', id, method, params });
+      });
+    },
+    notify(method, params) {
+      write(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    },
+    answering(f) {
+      answer = f;
+    },
+    // Runs `run`, ends the bridge as a stdio client does (its input closed), and exits 0 or 1.
+    async finish(label, run) {
+      let status = 0;
+      try {
+        await run();
+      } catch (e) {
+        console.error(`${label}: ${e.message}`);
+        status = 1;
+      }
+      child.stdin.end();
+      await new Promise((resolve) => {
+        if (child.exitCode !== null) resolve();
+        else child.on('exit', resolve);
+      });
+      process.exit(status);
+    },
+  };
+}
