@@ -101,6 +101,48 @@ pub(crate) struct Cli {
     #[arg(long, default_value = "300", env = "MCP_ERA_BRIDGE_BODY_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
     body_timeout: Duration,
 
+    /// Never run OAuth: a server that asks for authorization gets the --header token or an error quoting its challenge
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_NO_OAUTH")]
+    no_oauth: bool,
+
+    /// The OAuth client id registered for the bridge at the server's authorization server (else a metadata document or dynamic registration)
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_CLIENT_ID", value_name = "ID")]
+    client_id: Option<String>,
+
+    /// The secret of --client-id, for a confidential client
+    #[arg(
+        long,
+        requires = "client_id",
+        env = "MCP_ERA_BRIDGE_CLIENT_SECRET",
+        value_name = "SECRET",
+        hide_env_values = true
+    )]
+    client_secret: Option<String>,
+
+    /// The HTTPS URL of the bridge's OAuth Client ID Metadata Document, used as its client id where the authorization server takes one
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_CLIENT_METADATA_URL", value_name = "URL", value_parser = https_url)]
+    client_metadata_url: Option<String>,
+
+    /// The loopback port the OAuth redirect comes back to, for servers that registered an exact redirect URI [default: a free one]
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_OAUTH_CALLBACK_PORT", value_name = "PORT")]
+    oauth_callback_port: Option<u16>,
+
+    /// Run CMD with the authorization URL as its last argument instead of opening the default browser (`sh -c`)
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_OAUTH_BROWSER", value_name = "CMD")]
+    oauth_browser: Option<String>,
+
+    /// How long the user has to authorize; each request waiting meanwhile then gets an error
+    #[arg(long, default_value = "300", env = "MCP_ERA_BRIDGE_OAUTH_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
+    oauth_timeout: Duration,
+
+    /// Where OAuth tokens and client registrations are kept, per server (0600) [default: the user's config folder]
+    #[arg(long, env = "MCP_ERA_BRIDGE_OAUTH_STORE", value_name = "DIR")]
+    oauth_store: Option<PathBuf>,
+
+    /// Forget the tokens and registrations kept for the server at URL, and exit
+    #[arg(long, value_name = "URL", value_parser = http_url, conflicts_with_all = ["connect", "listen", "server"])]
+    oauth_logout: Option<reqwest::Url>,
+
     /// The server's command and its arguments: after `--`, or from the first argument that is not an option
     #[arg(trailing_var_arg = true, value_name = "SERVER COMMAND")]
     server: Vec<String>,
@@ -131,6 +173,16 @@ fn seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(s).map_err(|_| format!("not a number of seconds: {text:?}"))
 }
 
+fn https_url(text: &str) -> Result<String, String> {
+    let url = reqwest::Url::parse(text).map_err(|e| e.to_string())?;
+    if url.scheme() != "https" || url.path().len() <= 1 {
+        return Err(
+            "a client id metadata document's URL is https with a path (e.g. https://example.com/client.json)".into()
+        );
+    }
+    Ok(text.into())
+}
+
 fn http_url(text: &str) -> Result<reqwest::Url, String> {
     let url = reqwest::Url::parse(text).map_err(|e| e.to_string())?;
     match url.scheme() {
@@ -139,7 +191,24 @@ fn http_url(text: &str) -> Result<reqwest::Url, String> {
     }
 }
 
+/// What the command line asks.
+pub(crate) enum Job {
+    Proxy(Options),
+    /// `--oauth-logout URL`.
+    Logout(crate::oauth::Store, reqwest::Url),
+}
+
 impl Cli {
+    pub(crate) fn job(mut self) -> Result<Job, clap::Error> {
+        use clap::CommandFactory;
+        if let Some(server) = self.oauth_logout.take() {
+            let store = crate::oauth::Store::new(self.oauth_store.take())
+                .map_err(|e| Cli::command().error(clap::error::ErrorKind::Io, e))?;
+            return Ok(Job::Logout(store, server));
+        }
+        self.options().map(Job::Proxy)
+    }
+
     /// The options the proxy runs with; a usage error (exit 2, naming what is
     /// wrong) for what clap's rules cannot say.
     pub(crate) fn options(self) -> Result<Options, clap::Error> {
@@ -168,6 +237,29 @@ impl Cli {
                 for (name, value) in self.header {
                     headers.append(name, value);
                 }
+                let oauth = if self.no_oauth {
+                    None
+                } else {
+                    let store = crate::oauth::Store::new(self.oauth_store)
+                        .map_err(|e| usage(ErrorKind::ValueValidation, format!("--oauth-store: {e}")))?;
+                    let config = crate::oauth::Config {
+                        server: url.clone(),
+                        store,
+                        client_id: self.client_id,
+                        client_secret: self.client_secret,
+                        client_metadata_url: self.client_metadata_url,
+                        callback_port: self.oauth_callback_port,
+                        browser: match self.oauth_browser {
+                            Some(command) => crate::oauth::Browser::Command(command),
+                            None => crate::oauth::Browser::Default,
+                        },
+                        timeout: self.oauth_timeout,
+                        http_timeout: self.connect_timeout + self.headers_timeout,
+                    };
+                    let authorizer = crate::oauth::Authorizer::new(config)
+                        .map_err(|e| usage(ErrorKind::Io, format!("the OAuth store: {e}")))?;
+                    Some(std::sync::Arc::new(authorizer))
+                };
                 Upstream::Http(Box::new(connect::Config {
                     url,
                     headers,
@@ -180,6 +272,7 @@ impl Cli {
                         TransportChoice::Sse => Transport::Sse,
                     },
                     max_message,
+                    oauth,
                 }))
             }
             (Some(url), false) => {

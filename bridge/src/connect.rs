@@ -28,6 +28,7 @@ use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
 use crate::driver::{Event, Sink};
+use crate::oauth::Authorizer;
 
 /// What `--connect` was given.
 #[derive(Clone, Debug)]
@@ -46,6 +47,9 @@ pub struct Config {
     pub max_message: usize,
     /// `--transport`: Streamable HTTP, 2024-11-05's HTTP+SSE, or the one the server answers.
     pub transport: Transport,
+    /// OAuth for a server that asks for it; `None` with `--oauth off`: a
+    /// challenge is then answered with an error quoting it.
+    pub oauth: Option<Arc<Authorizer>>,
 }
 
 /// What the driver's loop takes: the session's lines and its end, and what
@@ -69,12 +73,7 @@ pub struct HttpServer {
 impl HttpServer {
     /// Starts it on the running tokio runtime, or on a thread of its own when there is none.
     pub fn start(config: Config, events: Sink) -> Result<HttpServer, String> {
-        // One crypto provider for rustls, chosen here: ring, which builds with
-        // cc alone (aws-lc-rs, rustls' default, wants a longer C build). rustls
-        // deprecates it for lacking post-quantum key exchange; classical TLS 1.3
-        // and 1.2 are what MCP servers offer today. A second install is a no-op.
-        #[allow(deprecated)]
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        install_crypto();
         let client = Client::builder()
             .connect_timeout(config.connect_timeout)
             // A pooled connection is let go before common servers close an idle one (uvicorn's
@@ -114,6 +113,15 @@ impl HttpServer {
     }
 }
 
+/// One crypto provider for rustls, chosen here, before any HTTP client is
+/// made: ring, which builds with cc alone (aws-lc-rs, rustls' default, wants a
+/// longer C build). rustls deprecates it for lacking post-quantum key exchange;
+/// classical TLS 1.3 and 1.2 are what MCP servers offer today. A second install is a no-op.
+pub fn install_crypto() {
+    #[allow(deprecated)]
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// What every exchange needs: the client and the bounds.
 struct Io {
     client: Client,
@@ -130,6 +138,12 @@ async fn run(
     let mut machine = HttpUpstream::with_transport(io.config.transport, io.config.body_timeout);
     let mut exchanges: HashMap<StreamId, AbortHandle> = HashMap::new();
     let mut timers: HashMap<TimerId, AbortHandle> = HashMap::new();
+    // The credentials of an earlier run go with the first request.
+    if let Some(oauth) = &io.config.oauth
+        && let Some(credentials) = oauth.stored().await
+    {
+        let _ = commands.send(Command::Http(UpstreamInput::Authorized(Ok(credentials))));
+    }
     while let Some(command) = rx.recv().await {
         let input = match command {
             // As it came: the machine reads it to route it, and sends its text.
@@ -138,6 +152,11 @@ async fn run(
             Command::Http(input) => input,
         };
         match &input {
+            UpstreamInput::Began { status, .. } if (200..300).contains(&status.code) => {
+                if let Some(oauth) = &io.config.oauth {
+                    oauth.succeeded();
+                }
+            }
             UpstreamInput::Ended { stream, .. } => drop(exchanges.remove(stream)),
             UpstreamInput::Timer(timer) => drop(timers.remove(timer)),
             _ => {}
@@ -164,10 +183,22 @@ async fn run(
                     });
                     timers.insert(timer, task.abort_handle());
                 }
-                UpstreamAction::Authorize(reason) => {
-                    // No OAuth flow here yet: the waiting exchanges end, each naming why.
-                    let _ = commands.send(Command::Http(UpstreamInput::Authorized(Err(unauthorized(&reason)))));
-                }
+                UpstreamAction::Authorize(reason) => match &io.config.oauth {
+                    // The flow runs beside the loop: what comes meanwhile still moves.
+                    Some(oauth) => {
+                        let (oauth, report) = (oauth.clone(), commands.clone());
+                        tokio::spawn(async move {
+                            let answer = oauth.authorize(reason).await;
+                            if let Err(why) = &answer {
+                                eprintln!("mcp-era-bridge: authorization failed: {why}");
+                            }
+                            let _ = report.send(Command::Http(UpstreamInput::Authorized(answer)));
+                        });
+                    }
+                    None => {
+                        let _ = commands.send(Command::Http(UpstreamInput::Authorized(Err(unauthorized(&reason)))));
+                    }
+                },
                 UpstreamAction::Closed => {
                     for (_, task) in exchanges.drain().chain(timers.drain().map(|(_, t)| (StreamId(0), t))) {
                         task.abort();
@@ -179,8 +210,8 @@ async fn run(
     }
 }
 
-/// Why the server's credentials cannot be had: the bridge runs no OAuth flow,
-/// so a server that asks for one gets the user's token (`--header`) or nothing.
+/// Why the server's credentials cannot be had with `--oauth off`: a server
+/// that asks for them gets the user's token (`--header`) or nothing.
 fn unauthorized(reason: &AuthReason) -> String {
     let asked = match reason {
         AuthReason::Challenged { status, www_authenticate: Some(challenge) } => {
@@ -189,7 +220,7 @@ fn unauthorized(reason: &AuthReason) -> String {
         AuthReason::Challenged { status, www_authenticate: None } => format!("HTTP {status}"),
         AuthReason::Expiring => "the credentials expire".into(),
     };
-    format!("{asked}; give the bridge a token with --header 'Authorization: Bearer …'")
+    format!("{asked}; --oauth is off: give the bridge a token with --header 'Authorization: Bearer …'")
 }
 
 /// One HTTP exchange: its status, its body (whole, or each event of its

@@ -31,6 +31,7 @@ mod cli;
 mod connect;
 mod driver;
 mod listen;
+mod oauth;
 mod stdio;
 
 use std::process::ExitCode;
@@ -97,8 +98,24 @@ fn run(o: Options) -> Result<(), String> {
 
 fn main() -> ExitCode {
     use clap::Parser;
-    let mut o = match cli::Cli::parse().options() {
-        Ok(o) => o,
+    let mut o = match cli::Cli::parse().job() {
+        Ok(cli::Job::Proxy(o)) => o,
+        Ok(cli::Job::Logout(store, server)) => {
+            return match oauth::Authorizer::logout(&store, &server) {
+                Ok(true) => {
+                    eprintln!("mcp-era-bridge: forgot the tokens and registrations kept for {server}");
+                    ExitCode::SUCCESS
+                }
+                Ok(false) => {
+                    eprintln!("mcp-era-bridge: nothing was kept for {server} (in {})", store.dir().display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("mcp-era-bridge: {e}");
+                    ExitCode::from(1)
+                }
+            };
+        }
         Err(e) => e.exit(),
     };
     let result = match o.listen.take() {

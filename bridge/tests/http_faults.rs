@@ -250,7 +250,17 @@ fn a_legacy_servers_stream_closed_before_its_answer_is_resumed_after_retry_with_
 #[test]
 fn a_server_asking_for_authorization_is_an_error_naming_its_challenge_and_a_token_given_with_header_passes() {
     let server = FaultServer::start("auth", &[]);
-    let mut bridge = Bridge::start(&["--connect", &server.url]);
+    // With OAuth on (the default), a server whose authorization cannot be found out (its metadata's
+    // URL unreachable): an error saying where it was looked for.
+    let mut bridge = Bridge::start(&["--connect", &server.url, "--oauth-store", &scratch("no-prm").display().to_string()]);
+    let refused = bridge.call(1, modern_call(1, "private"), Duration::from_secs(15));
+    let message = error_message(&refused);
+    assert!(
+        message.contains("asks for authorization: GET http://127.0.0.1/.well-known/oauth-protected-resource"),
+        "{refused}"
+    );
+    assert!(bridge.finish().success());
+    let mut bridge = Bridge::start(&["--connect", &server.url, "--no-oauth"]);
     let refused = bridge.call(1, modern_call(1, "private"), Duration::from_secs(15));
     let message = error_message(&refused);
     assert!(message.contains("HTTP 401") && message.contains("resource_metadata="), "{refused}");

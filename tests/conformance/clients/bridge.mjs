@@ -2,6 +2,9 @@
 // with its mock server's URL last; the client starts `BRIDGE --connect URL` and
 // speaks JSON lines to it on its stdio. Plain Node, no packages.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 // The bridge started, and the client's side of it: `send` a request (its
@@ -16,7 +19,19 @@ export function bridged(usage) {
     console.error(`usage: ${usage}`);
     process.exit(2);
   }
-  const child = spawn(bridge, ['--connect', url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // OAuth as a user of the bridge has it: the authorization URL "opened" by
+  // browser.mjs, tokens kept in a folder of this run's own (the suite runs
+  // every scenario at once), the client id metadata document URL the suite
+  // expects, and a pre-registered client where the scenario names one.
+  const store = mkdtempSync(join(tmpdir(), 'mcp-era-bridge-oauth-'));
+  const browser = `${process.execPath} ${new URL('./browser.mjs', import.meta.url).pathname}`;
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+  const oauth = ['--oauth-browser', browser, '--oauth-store', store, '--oauth-timeout', '20'];
+  oauth.push('--client-metadata-url', 'https://conformance-test.local/client-metadata.json');
+  if (context.client_id && context.client_secret) {
+    oauth.push('--client-id', context.client_id, '--client-secret', context.client_secret);
+  }
+  const child = spawn(bridge, ['--connect', url, ...oauth], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map();
   let next = 1;
   let answer = () => null;
@@ -67,6 +82,7 @@ export function bridged(usage) {
         if (child.exitCode !== null) resolve();
         else child.on('exit', resolve);
       });
+      rmSync(store, { recursive: true, force: true });
       process.exit(status);
     },
   };

@@ -1,0 +1,530 @@
+//! OAuth 2.1 for `--connect`, as the MCP authorization texts of 2025-11-25 and
+//! 2026-07-28 say: the driver's answer to [`UpstreamAction::Authorize`]
+//! (`mcp_era_bridge::http`), whose machine holds every request meanwhile.
+//!
+//! A challenge (`401`, or `403 insufficient_scope`) starts it: the server's
+//! Protected Resource Metadata (`discovery`), its authorization server's
+//! metadata, the bridge identified (a pre-registered client, a Client ID
+//! Metadata Document URL, or dynamic registration, in the spec's order), an
+//! authorization code with PKCE (S256) and the `resource` parameter, the
+//! redirect caught on loopback (`callback`) with its `state` and `iss`
+//! checked, and the tokens kept per server and issuer (`store`). Tokens are
+//! refreshed before they expire (the machine's timer) and when the server
+//! refuses one; a step-up asks for the scopes it had and the new ones, a few
+//! times at most. No secret (token, code, verifier, client secret) is ever
+//! written to the log.
+//!
+//! [`UpstreamAction::Authorize`]: mcp_era_bridge::http::UpstreamAction::Authorize
+
+mod browser;
+mod callback;
+mod challenge;
+mod discovery;
+mod store;
+mod web;
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use mcp_era_bridge::http::{AuthReason, Credentials};
+use oauth2::basic::{BasicClient, BasicErrorResponse, BasicTokenResponse};
+use oauth2::{
+    AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, RedirectUrl,
+    RefreshToken, RequestTokenError, Scope, TokenResponse, TokenUrl,
+};
+use reqwest::Url;
+use tokio::sync::Mutex;
+
+pub use browser::Browser;
+pub use store::Store;
+
+use challenge::Challenge;
+use discovery::ServerMetadata;
+use store::{Client, Entry, Grant, Tokens};
+use web::Web;
+
+/// What `--connect`'s OAuth options say.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The server (`--connect`).
+    pub server: Url,
+    pub store: Store,
+    /// `--client-id` and `--client-secret`: a client registered beforehand.
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    /// `--client-metadata-url`: the bridge's Client ID Metadata Document.
+    pub client_metadata_url: Option<String>,
+    /// `--oauth-callback-port`; a free one when `None`.
+    pub callback_port: Option<u16>,
+    pub browser: Browser,
+    /// `--oauth-timeout`: how long the user has to authorize; each request
+    /// waiting meanwhile is answered with an error naming it after this.
+    pub timeout: Duration,
+    /// Each metadata, registration and token exchange.
+    pub http_timeout: Duration,
+}
+
+/// At most this many authorizations in a row without a request getting
+/// through (step-ups and new logins alike): then the server's refusal is final.
+const MAX_ATTEMPTS: u32 = 3;
+
+/// The client name the bridge registers with.
+const CLIENT_NAME: &str = "mcp-era-bridge";
+
+/// One server's authorization, shared by every session that reaches it.
+pub struct Authorizer {
+    config: Config,
+    resource_key: String,
+    web: Web,
+    /// The server's file, loaded once and written after each change.
+    entry: Mutex<Entry>,
+    /// Authorizations since a request last got through.
+    attempts: AtomicU32,
+}
+
+impl std::fmt::Debug for Authorizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Nothing kept (tokens, secrets) is shown.
+        f.debug_struct("Authorizer").field("server", &self.resource_key).finish_non_exhaustive()
+    }
+}
+
+impl Authorizer {
+    pub fn new(config: Config) -> Result<Authorizer, String> {
+        let resource_key = discovery::canonical_resource(&config.server);
+        let entry = config.store.load(&resource_key)?;
+        let web = Web::new(config.http_timeout)?;
+        Ok(Authorizer { resource_key, web, entry: Mutex::new(entry), attempts: AtomicU32::new(0), config })
+    }
+
+    /// A request got through: the next refusal starts counting again.
+    pub fn succeeded(&self) {
+        self.attempts.store(0, Ordering::Relaxed);
+    }
+
+    /// The credentials kept from an earlier run, refreshed first when they have expired.
+    pub async fn stored(&self) -> Option<Credentials> {
+        let (issuer, grant) = {
+            let entry = self.entry.lock().await;
+            let issuer = entry.current.clone()?;
+            let grant = entry.grants.get(&issuer)?.clone();
+            (issuer, grant)
+        };
+        let tokens = grant.tokens.as_ref()?;
+        if !expired(tokens) {
+            return Some(credentials(tokens));
+        }
+        self.refresh(&issuer, &grant).await.ok()
+    }
+
+    /// What the machine asked: new credentials, or why there are none.
+    pub async fn authorize(&self, reason: AuthReason) -> Result<Credentials, String> {
+        let timeout = self.config.timeout;
+        match reason {
+            AuthReason::Expiring => {
+                let (issuer, grant) = self.current().await.ok_or("nothing to refresh")?;
+                self.refresh(&issuer, &grant).await
+            }
+            AuthReason::Challenged { status, www_authenticate } => {
+                let challenge = www_authenticate.as_deref().and_then(Challenge::parse).unwrap_or_default();
+                let attempt = self.attempts.fetch_add(1, Ordering::Relaxed) + 1;
+                if attempt > MAX_ATTEMPTS {
+                    return Err(format!(
+                        "the server refused the credentials of {MAX_ATTEMPTS} authorizations in a row (HTTP {status}{}): giving up",
+                        www_authenticate.map(|w| format!(", WWW-Authenticate: {w}")).unwrap_or_default()
+                    ));
+                }
+                // Asked for scopes the token already has: another authorization would change nothing.
+                if challenge.insufficient_scope()
+                    && let Some(asked) = &challenge.scope
+                    && let Some((_, grant)) = self.current().await
+                    && let Some(tokens) = &grant.tokens
+                    && asked.iter().all(|s| tokens.scopes.contains(s))
+                {
+                    return Err(format!(
+                        "the server refuses for want of the scopes {asked:?}, which the token was granted: giving up"
+                    ));
+                }
+                // A token refused before its time (revoked, or the server's clock): a refresh first.
+                if status.code == 401
+                    && attempt == 1
+                    && let Some((issuer, grant)) = self.current().await
+                    && grant.tokens.as_ref().is_some_and(|t| t.refresh_token.is_some())
+                    && let Ok(credentials) = self.refresh(&issuer, &grant).await
+                {
+                    return Ok(credentials);
+                }
+                tokio::time::timeout(timeout, self.login(&challenge)).await.unwrap_or_else(|_| {
+                    Err(format!("the authorization did not complete within {timeout:?} (--oauth-timeout)"))
+                })
+            }
+        }
+    }
+
+    async fn current(&self) -> Option<(String, Grant)> {
+        let entry = self.entry.lock().await;
+        let issuer = entry.current.clone()?;
+        Some((issuer.clone(), entry.grants.get(&issuer)?.clone()))
+    }
+
+    /// The whole flow, from the challenge to the tokens kept.
+    async fn login(&self, challenge: &Challenge) -> Result<Credentials, String> {
+        let server = &self.config.server;
+        let resource = discovery::resource_metadata(&self.web, server, challenge.resource_metadata.as_deref()).await?;
+        // RFC 9728 §7.6 leaves the choice to the client: the first listed.
+        let issuer = resource.authorization_servers[0].clone();
+        let metadata = discovery::server_metadata(&self.web, &issuer).await?;
+        match &metadata.code_challenge_methods_supported {
+            Some(methods) if methods.iter().any(|m| m == "S256") => {}
+            Some(methods) => {
+                return Err(format!(
+                    "the authorization server {issuer} offers no S256 PKCE (only {methods:?}): refused"
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "the authorization server {issuer} does not say it supports PKCE (no code_challenge_methods_supported): refused"
+                ));
+            }
+        }
+        let grant = self.entry.lock().await.grants.get(&issuer).cloned().unwrap_or_default();
+        let scopes = choose_scopes(challenge, &resource, &metadata, grant.tokens.as_ref());
+
+        let state = CsrfToken::new_random();
+        let stored_port = grant
+            .client
+            .as_ref()
+            .and_then(|c| c.redirect_uri.as_deref())
+            .and_then(|u| Url::parse(u).ok())
+            .and_then(|u| u.port());
+        let mut callback = match (self.config.callback_port, stored_port) {
+            (Some(port), _) => callback::Callback::listen(Some(port), state.secret().clone()).await?,
+            // The port a registration was made with, when it is free: no new registration then.
+            (None, Some(port)) => match callback::Callback::listen(Some(port), state.secret().clone()).await {
+                Ok(callback) => callback,
+                Err(_) => callback::Callback::listen(None, state.secret().clone()).await?,
+            },
+            (None, None) => callback::Callback::listen(None, state.secret().clone()).await?,
+        };
+        let client = self.identify(&issuer, &metadata, grant.client.as_ref(), callback.redirect_uri(), &scopes).await?;
+
+        let oauth = oauth_client(&client, &metadata, Some(callback.redirect_uri()))?;
+        let (pkce, verifier) = PkceCodeChallenge::new_random_sha256();
+        let (url, _) = oauth
+            .authorize_url(|| state.clone())
+            .add_scopes(scopes.iter().cloned().map(Scope::new))
+            .set_pkce_challenge(pkce)
+            .add_extra_param("resource", &resource.resource)
+            .url();
+        if let Err(why) = self.config.browser.open(url.as_str()) {
+            eprintln!("mcp-era-bridge: {why}; open the URL above by hand");
+        }
+        eprintln!("mcp-era-bridge: waiting for the authorization's redirect to {}", callback.redirect_uri());
+        let redirect = callback.redirect().await?;
+        drop(callback);
+
+        // RFC 9207 §2.4, before anything of the answer is acted on.
+        let advertised = metadata.authorization_response_iss_parameter_supported == Some(true);
+        match &redirect.iss {
+            Some(iss) if *iss != metadata.issuer => {
+                return Err(format!(
+                    "the authorization's answer names the issuer {iss:?}, not {:?}: refused (RFC 9207)",
+                    metadata.issuer
+                ));
+            }
+            None if advertised => {
+                return Err(format!(
+                    "the authorization's answer carries no iss, though {} says it sends one: refused (RFC 9207)",
+                    metadata.issuer
+                ));
+            }
+            _ => {}
+        }
+        if let Some(error) = &redirect.error {
+            return Err(format!(
+                "the authorization server refused: {error}{}",
+                redirect.error_description.as_deref().map(|d| format!(" ({d})")).unwrap_or_default()
+            ));
+        }
+        let code = redirect.code.ok_or("the authorization's answer carries no code")?;
+        let web = self.web.clone();
+        let http = move |request| {
+            let web = web.clone();
+            async move { web.exchange(request).await }
+        };
+        let token = oauth
+            .exchange_code(AuthorizationCode::new(code))
+            .set_pkce_verifier(verifier)
+            .add_extra_param("resource", &resource.resource)
+            .request_async(&http)
+            .await
+            .map_err(|e| token_error("the token request", &e))?;
+        let tokens = tokens_of(&token, None, scopes);
+        let credentials = credentials(&tokens);
+        let mut entry = self.entry.lock().await;
+        entry.current = Some(issuer.clone());
+        let kept = entry.grants.entry(issuer).or_default();
+        kept.resource = Some(resource.resource.clone());
+        kept.metadata = Some(metadata);
+        kept.client = Some(client);
+        kept.tokens = Some(tokens);
+        self.config.store.save(&entry)?;
+        Ok(credentials)
+    }
+
+    /// How the bridge is known to `issuer`: the pre-registered client, its
+    /// metadata document's URL, the client registered before, or a new registration.
+    async fn identify(
+        &self,
+        issuer: &str,
+        metadata: &ServerMetadata,
+        registered: Option<&Client>,
+        redirect_uri: &str,
+        scopes: &[String],
+    ) -> Result<Client, String> {
+        if let Some(client_id) = &self.config.client_id {
+            let secret = self.config.client_secret.clone();
+            let method = auth_method(metadata, secret.is_some());
+            return Ok(Client {
+                client_id: client_id.clone(),
+                client_secret: secret,
+                token_endpoint_auth_method: method,
+                redirect_uri: None,
+            });
+        }
+        if let Some(url) = &self.config.client_metadata_url
+            && metadata.client_id_metadata_document_supported == Some(true)
+        {
+            return Ok(Client {
+                client_id: url.clone(),
+                client_secret: None,
+                token_endpoint_auth_method: "none".into(),
+                redirect_uri: None,
+            });
+        }
+        if let Some(client) = registered
+            && client.redirect_uri.as_deref() == Some(redirect_uri)
+        {
+            return Ok(client.clone());
+        }
+        let Some(endpoint) = &metadata.registration_endpoint else {
+            return Err(format!(
+                "the authorization server {issuer} takes no registration{}: give --client-id (and --client-secret) of a client registered there",
+                if metadata.client_id_metadata_document_supported == Some(true) {
+                    " but client metadata documents: give --client-metadata-url, or"
+                } else {
+                    ""
+                }
+            ));
+        };
+        self.register(endpoint, metadata, redirect_uri, scopes).await
+    }
+
+    /// Dynamic client registration (RFC 7591): a native client with the loopback redirect.
+    async fn register(
+        &self,
+        endpoint: &str,
+        metadata: &ServerMetadata,
+        redirect_uri: &str,
+        scopes: &[String],
+    ) -> Result<Client, String> {
+        let url = Url::parse(endpoint).map_err(|e| format!("the registration endpoint {endpoint:?}: {e}"))?;
+        let mut body = serde_json::json!({
+            "client_name": CLIENT_NAME,
+            "redirect_uris": [redirect_uri],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+            "application_type": "native",
+        });
+        if !scopes.is_empty() {
+            body["scope"] = scopes.join(" ").into();
+        }
+        let (status, answer) = self.web.post_json(&url, &body).await?;
+        #[derive(serde::Deserialize)]
+        struct Registered {
+            client_id: String,
+            client_secret: Option<String>,
+            token_endpoint_auth_method: Option<String>,
+        }
+        if !status.is_success() {
+            return Err(format!(
+                "the authorization server refused to register the bridge (HTTP {status}): {}",
+                String::from_utf8_lossy(&answer).chars().take(300).collect::<String>()
+            ));
+        }
+        let registered: Registered = serde_json::from_slice(&answer)
+            .map_err(|e| format!("the registration endpoint's answer is not a registration: {e}"))?;
+        let method = registered
+            .token_endpoint_auth_method
+            .unwrap_or_else(|| auth_method(metadata, registered.client_secret.is_some()));
+        Ok(Client {
+            client_id: registered.client_id,
+            client_secret: registered.client_secret,
+            token_endpoint_auth_method: method,
+            redirect_uri: Some(redirect_uri.into()),
+        })
+    }
+
+    /// New tokens from the refresh token; the rotated refresh token replaces the old one.
+    async fn refresh(&self, issuer: &str, grant: &Grant) -> Result<Credentials, String> {
+        let (Some(metadata), Some(client), Some(tokens)) = (&grant.metadata, &grant.client, &grant.tokens) else {
+            return Err("nothing kept to refresh with".into());
+        };
+        let refresh_token = tokens.refresh_token.clone().ok_or("the authorization server gave no refresh token")?;
+        let oauth = oauth_client(client, metadata, None)?;
+        let web = self.web.clone();
+        let http = move |request| {
+            let web = web.clone();
+            async move { web.exchange(request).await }
+        };
+        let refresh = RefreshToken::new(refresh_token.clone());
+        let mut request = oauth.exchange_refresh_token(&refresh);
+        if let Some(resource) = &grant.resource {
+            request = request.add_extra_param("resource", resource);
+        }
+        let token = request.request_async(&http).await.map_err(|e| token_error("the refresh", &e))?;
+        let renewed = tokens_of(&token, Some(refresh_token), tokens.scopes.clone());
+        let credentials = credentials(&renewed);
+        let mut entry = self.entry.lock().await;
+        if let Some(kept) = entry.grants.get_mut(issuer) {
+            kept.tokens = Some(renewed);
+        }
+        self.config.store.save(&entry)?;
+        Ok(credentials)
+    }
+
+    /// `--oauth-logout`: forgets what is kept for the server.
+    pub fn logout(store: &Store, server: &Url) -> Result<bool, String> {
+        store.forget(&discovery::canonical_resource(server))
+    }
+}
+
+/// The scopes to ask for, as the spec says: the challenge's (with those asked
+/// for before, on a step-up), else the resource's `scopes_supported`, else
+/// none; `offline_access` added when the authorization server offers it (for
+/// a refresh token).
+fn choose_scopes(
+    challenge: &Challenge,
+    resource: &discovery::ResourceMetadata,
+    metadata: &ServerMetadata,
+    before: Option<&Tokens>,
+) -> Vec<String> {
+    let mut scopes: Vec<String> = match (&challenge.scope, &resource.scopes_supported) {
+        (Some(asked), _) => {
+            let mut all = if challenge.insufficient_scope() {
+                before.map(|t| t.scopes.clone()).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            all.extend(asked.iter().cloned());
+            all
+        }
+        (None, Some(supported)) => supported.clone(),
+        (None, None) => Vec::new(),
+    };
+    if metadata.scopes_supported.as_ref().is_some_and(|s| s.iter().any(|s| s == "offline_access")) {
+        scopes.push("offline_access".into());
+    }
+    let mut seen = std::collections::HashSet::new();
+    scopes.retain(|s| seen.insert(s.clone()));
+    scopes
+}
+
+/// The token endpoint's auth method for a client with or without a secret,
+/// among those the server offers: basic, then post, then none (RFC 8414's
+/// default, when it says nothing, is basic).
+fn auth_method(metadata: &ServerMetadata, has_secret: bool) -> String {
+    let Some(methods) = &metadata.token_endpoint_auth_methods_supported else {
+        return if has_secret { "client_secret_basic" } else { "none" }.into();
+    };
+    let offered = |m: &str| methods.iter().any(|o| o == m);
+    let choice = if has_secret && offered("client_secret_basic") {
+        "client_secret_basic"
+    } else if has_secret && offered("client_secret_post") {
+        "client_secret_post"
+    } else if offered("none") || !has_secret {
+        "none"
+    } else {
+        "client_secret_basic"
+    };
+    choice.into()
+}
+
+type Oauth = BasicClient<
+    oauth2::EndpointSet,
+    oauth2::EndpointNotSet,
+    oauth2::EndpointNotSet,
+    oauth2::EndpointNotSet,
+    oauth2::EndpointSet,
+>;
+
+fn oauth_client(client: &Client, metadata: &ServerMetadata, redirect_uri: Option<&str>) -> Result<Oauth, String> {
+    let mut oauth = BasicClient::new(ClientId::new(client.client_id.clone()))
+        .set_auth_uri(
+            AuthUrl::new(metadata.authorization_endpoint.clone())
+                .map_err(|e| format!("the authorization endpoint: {e}"))?,
+        )
+        .set_token_uri(TokenUrl::new(metadata.token_endpoint.clone()).map_err(|e| format!("the token endpoint: {e}"))?)
+        .set_auth_type(if client.token_endpoint_auth_method == "client_secret_post" {
+            AuthType::RequestBody
+        } else {
+            AuthType::BasicAuth
+        });
+    if let Some(secret) = &client.client_secret
+        && client.token_endpoint_auth_method != "none"
+    {
+        oauth = oauth.set_client_secret(ClientSecret::new(secret.clone()));
+    }
+    if let Some(uri) = redirect_uri {
+        oauth = oauth.set_redirect_uri(RedirectUrl::new(uri.into()).map_err(|e| e.to_string())?);
+    }
+    Ok(oauth)
+}
+
+/// What a token endpoint's refusal says, without anything secret.
+fn token_error(what: &str, e: &RequestTokenError<web::WebError, BasicErrorResponse>) -> String {
+    match e {
+        RequestTokenError::ServerResponse(answer) => format!(
+            "{what} was refused: {}{}",
+            answer.error(),
+            answer.error_description().map(|d| format!(" ({d})")).unwrap_or_default()
+        ),
+        RequestTokenError::Request(e) => format!("{what} failed: {e}"),
+        RequestTokenError::Parse(e, _) => format!("{what}'s answer is not a token: {e}"),
+        RequestTokenError::Other(e) => format!("{what} failed: {e}"),
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+/// The tokens to keep; their scopes those granted (the answer's `scope`), else those asked for.
+fn tokens_of(token: &BasicTokenResponse, old_refresh: Option<String>, asked: Vec<String>) -> Tokens {
+    let scopes = token.scopes().map(|s| s.iter().map(|s| s.to_string()).collect()).unwrap_or(asked);
+    Tokens {
+        access_token: token.access_token().secret().clone(),
+        // A rotated refresh token replaces the old; none given keeps the old.
+        refresh_token: token.refresh_token().map(|r| r.secret().clone()).or(old_refresh),
+        expires_at: token.expires_in().map(|d| now() + d.as_secs()),
+        scopes,
+    }
+}
+
+fn expired(tokens: &Tokens) -> bool {
+    tokens.expires_at.is_some_and(|at| at <= now())
+}
+
+/// The header, and when to refresh: a tenth of the lifetime early (at most a
+/// minute), when there is a refresh token to do it with.
+fn credentials(tokens: &Tokens) -> Credentials {
+    let refresh_after = match (tokens.expires_at, &tokens.refresh_token) {
+        (Some(at), Some(_)) => {
+            let left = at.saturating_sub(now());
+            Some(Duration::from_secs(left.saturating_sub((left / 10).min(60))))
+        }
+        _ => None,
+    };
+    Credentials { authorization: format!("Bearer {}", tokens.access_token), refresh_after }
+}
