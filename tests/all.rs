@@ -6,6 +6,7 @@ mod apps;
 mod bridge_balance;
 mod bridge_http_peers;
 mod bridge_matrix;
+mod bridge_oauth;
 mod bridge_peers;
 mod building;
 mod client_peers;

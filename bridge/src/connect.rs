@@ -138,13 +138,21 @@ async fn run(
     let mut machine = HttpUpstream::with_transport(io.config.transport, io.config.body_timeout);
     let mut exchanges: HashMap<StreamId, AbortHandle> = HashMap::new();
     let mut timers: HashMap<TimerId, AbortHandle> = HashMap::new();
-    // The credentials of an earlier run go with the first request.
-    if let Some(oauth) = &io.config.oauth
-        && let Some(credentials) = oauth.stored().await
-    {
-        let _ = commands.send(Command::Http(UpstreamInput::Authorized(Ok(credentials))));
-    }
-    while let Some(command) = rx.recv().await {
+    // The credentials of an earlier run, before anything is sent: they go with the first request.
+    let mut stored = match &io.config.oauth {
+        Some(oauth) => {
+            oauth.stored().await.map(|credentials| Command::Http(UpstreamInput::Authorized(Ok(credentials))))
+        }
+        None => None,
+    };
+    loop {
+        let command = match stored.take() {
+            Some(command) => command,
+            None => match rx.recv().await {
+                Some(command) => command,
+                None => break,
+            },
+        };
         let input = match command {
             // As it came: the machine reads it to route it, and sends its text.
             Command::Send(line) => UpstreamInput::SendText(line),

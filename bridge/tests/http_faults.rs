@@ -252,7 +252,8 @@ fn a_server_asking_for_authorization_is_an_error_naming_its_challenge_and_a_toke
     let server = FaultServer::start("auth", &[]);
     // With OAuth on (the default), a server whose authorization cannot be found out (its metadata's
     // URL unreachable): an error saying where it was looked for.
-    let mut bridge = Bridge::start(&["--connect", &server.url, "--oauth-store", &scratch("no-prm").display().to_string()]);
+    let mut bridge =
+        Bridge::start(&["--connect", &server.url, "--oauth-store", &scratch("no-prm").display().to_string()]);
     let refused = bridge.call(1, modern_call(1, "private"), Duration::from_secs(15));
     let message = error_message(&refused);
     assert!(

@@ -10,6 +10,9 @@ use axum::response::Html;
 use axum::routing::get;
 use tokio::sync::{mpsc, oneshot};
 
+#[cfg(test)]
+use std::time::Duration;
+
 /// The path the redirect comes to.
 const PATH: &str = "/callback";
 
@@ -92,4 +95,39 @@ async fn redirected(
         return (StatusCode::CONFLICT, Html("<p>mcp-era-bridge has already taken this authorization.</p>"));
     }
     (StatusCode::OK, Html("<p>mcp-era-bridge has the authorization's answer. You can close this window.</p>"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn get(url: &str) -> Result<u16, String> {
+        reqwest::get(url).await.map(|r| r.status().as_u16()).map_err(|e| e.to_string())
+    }
+
+    #[tokio::test]
+    async fn only_the_flows_state_is_taken_on_loopback_and_the_listener_closes_after() {
+        let mut callback = Callback::listen(None, "the-state".into()).await.unwrap();
+        let uri = callback.redirect_uri().to_string();
+        let url = reqwest::Url::parse(&uri).unwrap();
+        assert_eq!((url.scheme(), url.host_str(), url.path()), ("http", Some("127.0.0.1"), PATH));
+        // Another flow's redirect (or a forged one) is refused, and the flow goes on waiting.
+        assert_eq!(get(&format!("{uri}?code=stolen&state=other")).await, Ok(400));
+        assert_eq!(get(&format!("{uri}?code=stolen")).await, Ok(400));
+        let waiting = tokio::time::timeout(Duration::from_millis(100), callback.redirect()).await;
+        assert!(waiting.is_err(), "nothing was taken: {waiting:?}");
+        assert_eq!(get(&format!("{uri}?code=c0de&state=the-state&iss=https%3A%2F%2Fas.example")).await, Ok(200));
+        let redirect = callback.redirect().await.unwrap();
+        assert_eq!(
+            redirect,
+            Redirect { code: Some("c0de".into()), iss: Some("https://as.example".into()), ..Redirect::default() }
+        );
+        drop(callback);
+        // Closed with the flow: nothing answers on its port any more.
+        let until = std::time::Instant::now() + Duration::from_secs(5);
+        while get(&uri).await.is_ok() {
+            assert!(std::time::Instant::now() < until, "the listener is still open");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
 }

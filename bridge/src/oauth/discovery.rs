@@ -232,3 +232,45 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod served {
+    use super::*;
+    use axum::Router;
+    use axum::routing::get;
+
+    /// `document` served at the root issuer's RFC 8414 URL on loopback; the issuer.
+    async fn serve(document: impl Fn(&str) -> serde_json::Value) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let issuer = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+        let body = document(&issuer).to_string();
+        let app = Router::new().route("/.well-known/oauth-authorization-server", get(move || async move { body }));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        issuer
+    }
+
+    fn metadata(issuer: &str, token_endpoint: &str) -> serde_json::Value {
+        serde_json::json!({
+            "issuer": issuer,
+            "authorization_endpoint": format!("{issuer}/authorize"),
+            "token_endpoint": token_endpoint,
+            "code_challenge_methods_supported": ["S256"],
+        })
+    }
+
+    #[tokio::test]
+    async fn server_metadata_is_refused_for_another_issuer_or_an_endpoint_over_plain_http_off_loopback() {
+        let web = Web::new(std::time::Duration::from_secs(5)).unwrap();
+        let good = serve(|issuer| metadata(issuer, &format!("{issuer}/token"))).await;
+        assert_eq!(server_metadata(&web, &good).await.unwrap().token_endpoint, format!("{good}/token"));
+        let plain = serve(|issuer| metadata(issuer, "http://auth.example.com/token")).await;
+        let e = server_metadata(&web, &plain).await.unwrap_err();
+        assert!(e.contains("the token endpoint http://auth.example.com/token is not HTTPS"), "{e}");
+        let other = serve(|_| metadata("https://honest.example", "https://honest.example/token")).await;
+        let e = server_metadata(&web, &other).await.unwrap_err();
+        assert!(e.contains("names the issuer \"https://honest.example\"") && e.contains("refused"), "{e}");
+        // An issuer over plain HTTP off loopback is not even asked.
+        let e = server_metadata(&web, "http://auth.example.com").await.unwrap_err();
+        assert!(e.contains("not HTTPS"), "{e}");
+    }
+}

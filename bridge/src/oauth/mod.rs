@@ -496,8 +496,9 @@ fn token_error(what: &str, e: &RequestTokenError<web::WebError, BasicErrorRespon
     }
 }
 
-fn now() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+/// Since the Unix epoch.
+fn now() -> Duration {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default()
 }
 
 /// The tokens to keep; their scopes those granted (the answer's `scope`), else those asked for.
@@ -507,13 +508,13 @@ fn tokens_of(token: &BasicTokenResponse, old_refresh: Option<String>, asked: Vec
         access_token: token.access_token().secret().clone(),
         // A rotated refresh token replaces the old; none given keeps the old.
         refresh_token: token.refresh_token().map(|r| r.secret().clone()).or(old_refresh),
-        expires_at: token.expires_in().map(|d| now() + d.as_secs()),
+        expires_at: token.expires_in().map(|d| (now() + d).as_secs()),
         scopes,
     }
 }
 
 fn expired(tokens: &Tokens) -> bool {
-    tokens.expires_at.is_some_and(|at| at <= now())
+    tokens.expires_at.is_some_and(|at| Duration::from_secs(at) <= now())
 }
 
 /// The header, and when to refresh: a tenth of the lifetime early (at most a
@@ -521,8 +522,8 @@ fn expired(tokens: &Tokens) -> bool {
 fn credentials(tokens: &Tokens) -> Credentials {
     let refresh_after = match (tokens.expires_at, &tokens.refresh_token) {
         (Some(at), Some(_)) => {
-            let left = at.saturating_sub(now());
-            Some(Duration::from_secs(left.saturating_sub((left / 10).min(60))))
+            let left = Duration::from_secs(at).saturating_sub(now());
+            Some(left.saturating_sub((left / 10).min(Duration::from_secs(60))))
         }
         _ => None,
     };
