@@ -135,6 +135,61 @@ pub(crate) struct Cli {
     #[arg(long, default_value = "300", env = "MCP_ERA_BRIDGE_OAUTH_TIMEOUT", value_name = "SECONDS", value_parser = seconds)]
     oauth_timeout: Duration,
 
+    /// mcp-remote's form of --client-id and --client-secret: JSON {"client_id", "client_secret"}, or @FILE holding it (${VAR} read from the environment)
+    #[arg(
+        long,
+        requires = "connect",
+        conflicts_with = "client_id",
+        env = "MCP_ERA_BRIDGE_STATIC_OAUTH_CLIENT_INFO",
+        value_name = "JSON|@FILE",
+        hide_env_values = true
+    )]
+    static_oauth_client_info: Option<String>,
+
+    /// Client metadata merged over what dynamic registration sends (its redirect URIs aside), JSON or @FILE; its `scope` is what is asked for
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_STATIC_OAUTH_CLIENT_METADATA", value_name = "JSON|@FILE")]
+    static_oauth_client_metadata: Option<String>,
+
+    /// The RFC 8707 resource tokens are asked for, instead of the one the server's metadata names (tokens kept apart)
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_RESOURCE", value_name = "URL")]
+    resource: Option<String>,
+
+    /// Send no `resource` parameter (for authorization servers that refuse it)
+    #[arg(long, requires = "connect", conflicts_with = "resource", env = "MCP_ERA_BRIDGE_DISABLE_RESOURCE_PARAMETER")]
+    disable_resource_parameter: bool,
+
+    /// A parameter added to the authorization request, e.g. prompt=consent (repeatable; tokens kept apart)
+    #[arg(long, requires = "connect", value_name = "KEY=VALUE", value_parser = authorize_param)]
+    authorize_param: Vec<(String, String)>,
+
+    /// Take authorization server endpoints over plain HTTP off loopback (a trusted private network only)
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_ALLOW_HTTP")]
+    allow_http: bool,
+
+    /// The loopback name in the redirect URI: 127.0.0.1, localhost or [::1] (for a client registered with one)
+    #[arg(long, requires = "connect", default_value = "127.0.0.1", env = "MCP_ERA_BRIDGE_OAUTH_CALLBACK_HOST", value_name = "HOST", value_parser = crate::oauth::Loopback::parse)]
+    oauth_callback_host: crate::oauth::Loopback,
+
+    /// The path the OAuth redirect comes back to
+    #[arg(long, requires = "connect", default_value = crate::oauth::DEFAULT_CALLBACK_PATH, env = "MCP_ERA_BRIDGE_OAUTH_CALLBACK_PATH", value_name = "PATH", value_parser = callback_path)]
+    oauth_callback_path: String,
+
+    /// Sign in as the client itself (the client credentials grant: no user, no browser), with --client-id and --client-secret
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_CLIENT_CREDENTIALS")]
+    client_credentials: bool,
+
+    /// With --client-credentials: the token endpoint, without discovery
+    #[arg(long, requires = "client_credentials", env = "MCP_ERA_BRIDGE_TOKEN_ENDPOINT", value_name = "URL", value_parser = http_url)]
+    token_endpoint: Option<reqwest::Url>,
+
+    /// Connect over IPv4 only (for hosts whose IPv6 routes swallow connections)
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_IPV4")]
+    ipv4: bool,
+
+    /// Neither keep nor send the cookies the server sets (kept in memory for the session by default, for sticky load balancers)
+    #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_DISABLE_COOKIES")]
+    disable_cookies: bool,
+
     /// Where OAuth tokens and client registrations are kept, per server (0600) [default: the user's config folder]
     #[arg(long, env = "MCP_ERA_BRIDGE_OAUTH_STORE", value_name = "DIR")]
     oauth_store: Option<PathBuf>,
@@ -183,6 +238,41 @@ fn https_url(text: &str) -> Result<String, String> {
     Ok(text.into())
 }
 
+fn authorize_param(text: &str) -> Result<(String, String), String> {
+    let (key, value) = text.split_once('=').ok_or_else(|| format!("{text:?} is not KEY=VALUE"))?;
+    // What the flow sets itself: a second value would contradict it.
+    const OWN: [&str; 8] = [
+        "state",
+        "code_challenge",
+        "code_challenge_method",
+        "client_id",
+        "redirect_uri",
+        "response_type",
+        "resource",
+        "scope",
+    ];
+    if OWN.contains(&key) {
+        return Err(format!("{key} is set by the flow itself (--resource, --static-oauth-client-metadata for scope)"));
+    }
+    Ok((key.into(), value.into()))
+}
+
+fn callback_path(text: &str) -> Result<String, String> {
+    if !text.starts_with('/') || text.contains(['?', '#']) {
+        return Err(format!("{text:?} is not a path (it starts with / and has no query)"));
+    }
+    Ok(text.into())
+}
+
+/// JSON as given, or read from the file after `@`.
+fn json_or_file(option: &str, text: &str) -> Result<serde_json::Value, String> {
+    let text = match text.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{option} {path}: {e}"))?,
+        None => text.to_string(),
+    };
+    serde_json::from_str(&text).map_err(|e| format!("{option}: not JSON: {e}"))
+}
+
 fn http_url(text: &str) -> Result<reqwest::Url, String> {
     let url = reqwest::Url::parse(text).map_err(|e| e.to_string())?;
     match url.scheme() {
@@ -211,7 +301,7 @@ impl Cli {
 
     /// The options the proxy runs with; a usage error (exit 2, naming what is
     /// wrong) for what clap's rules cannot say.
-    pub(crate) fn options(self) -> Result<Options, clap::Error> {
+    pub(crate) fn options(mut self) -> Result<Options, clap::Error> {
         use clap::CommandFactory;
         use clap::error::ErrorKind;
         let usage = |kind, message: String| Cli::command().error(kind, message);
@@ -237,6 +327,44 @@ impl Cli {
                 for (name, value) in self.header {
                     headers.append(name, value);
                 }
+                if let Some(info) = &self.static_oauth_client_info {
+                    let info = json_or_file("--static-oauth-client-info", info)
+                        .map_err(|e| usage(ErrorKind::ValueValidation, e))?;
+                    let field = |name: &str| -> Result<Option<String>, clap::Error> {
+                        info.get(name)
+                            .and_then(|v| v.as_str())
+                            .map(|v| {
+                                connect::expand(v).map_err(|e| {
+                                    usage(ErrorKind::ValueValidation, format!("--static-oauth-client-info: {e}"))
+                                })
+                            })
+                            .transpose()
+                    };
+                    self.client_id = Some(field("client_id")?.ok_or_else(|| {
+                        usage(ErrorKind::ValueValidation, "--static-oauth-client-info has no client_id".into())
+                    })?);
+                    self.client_secret = field("client_secret")?;
+                }
+                let client_metadata = match &self.static_oauth_client_metadata {
+                    Some(text) => match json_or_file("--static-oauth-client-metadata", text)
+                        .map_err(|e| usage(ErrorKind::ValueValidation, e))?
+                    {
+                        serde_json::Value::Object(fields) => fields,
+                        _ => {
+                            return Err(usage(
+                                ErrorKind::ValueValidation,
+                                "--static-oauth-client-metadata: not a JSON object".into(),
+                            ));
+                        }
+                    },
+                    None => serde_json::Map::new(),
+                };
+                if self.client_credentials && self.client_id.is_none() {
+                    return Err(usage(
+                        ErrorKind::MissingRequiredArgument,
+                        "--client-credentials needs the client: --client-id and --client-secret (or --static-oauth-client-info)".into(),
+                    ));
+                }
                 let oauth = if self.no_oauth {
                     None
                 } else {
@@ -255,6 +383,16 @@ impl Cli {
                         },
                         timeout: self.oauth_timeout,
                         http_timeout: self.connect_timeout + self.headers_timeout,
+                        resource: self.resource,
+                        no_resource_parameter: self.disable_resource_parameter,
+                        authorize_params: self.authorize_param,
+                        client_metadata,
+                        allow_http: self.allow_http,
+                        ipv4: self.ipv4,
+                        callback_host: self.oauth_callback_host,
+                        callback_path: self.oauth_callback_path,
+                        client_credentials: self.client_credentials,
+                        token_endpoint: self.token_endpoint.map(String::from),
                     };
                     let authorizer = crate::oauth::Authorizer::new(config)
                         .map_err(|e| usage(ErrorKind::Io, format!("the OAuth store: {e}")))?;
@@ -273,6 +411,8 @@ impl Cli {
                     },
                     max_message,
                     oauth,
+                    ipv4: self.ipv4,
+                    cookies: !self.disable_cookies,
                 }))
             }
             (Some(url), false) => {
@@ -346,5 +486,26 @@ mod tests {
         assert!(err(&["--header", "A: b", "x"]).contains("--connect"), "--header needs --connect");
         assert!(err(&["--connect", "http://x", "python"]).contains("give one"));
         assert!(err(&[]).contains("no server"));
+        let url = "http://x";
+        assert!(err(&["--connect", url, "--authorize-param", "state=1"]).contains("set by the flow itself"));
+        assert!(err(&["--connect", url, "--authorize-param", "novalue"]).contains("KEY=VALUE"));
+        assert!(err(&["--connect", url, "--oauth-callback-host", "0.0.0.0"]).contains("not loopback"));
+        assert!(err(&["--connect", url, "--oauth-callback-path", "cb"]).contains("not a path"));
+        assert!(err(&["--connect", url, "--client-metadata-url", "https://example.com"]).contains("with a path"));
+        assert!(err(&["--connect", url, "--client-credentials"]).contains("needs the client"));
+        assert!(err(&["--connect", url, "--static-oauth-client-info", "{}"]).contains("no client_id"));
+        assert!(err(&["--connect", url, "--static-oauth-client-metadata", "[1]"]).contains("not a JSON object"));
+        assert!(err(&["--oauth-logout", url, "--connect", url]).contains("--connect"));
+    }
+
+    #[test]
+    fn mcp_remotes_static_client_info_gives_the_client_with_the_environment_read() {
+        // SAFETY: a test of its own; no other thread reads this variable.
+        unsafe { std::env::set_var("MCP_BRIDGE_TEST_SECRET", "s3cret") };
+        let info = r#"{"client_id": "me", "client_secret": "${MCP_BRIDGE_TEST_SECRET}"}"#;
+        let o = parse(&["--connect", "http://x", "--oauth-store", "/nonexistent", "--static-oauth-client-info", info]);
+        let Upstream::Http(config) = o.unwrap().upstream else { panic!("not --connect") };
+        let oauth = format!("{:?}", config.oauth.unwrap());
+        assert!(!oauth.contains("s3cret"), "nothing kept is shown: {oauth}");
     }
 }

@@ -50,6 +50,10 @@ pub struct Config {
     /// OAuth for a server that asks for it; `None` with `--oauth off`: a
     /// challenge is then answered with an error quoting it.
     pub oauth: Option<Arc<Authorizer>>,
+    /// `--ipv4`: connect over IPv4 only.
+    pub ipv4: bool,
+    /// Keep the cookies the server sets and send them back (`--disable-cookies` turns it off).
+    pub cookies: bool,
 }
 
 /// What the driver's loop takes: the session's lines and its end, and what
@@ -83,6 +87,10 @@ impl HttpServer {
             // the server may have acted on it.
             .pool_idle_timeout(IDLE_CONNECTION)
             .default_headers(config.headers.clone())
+            // A load balancer's sticky cookie, kept for the session in memory (reqwest's jar:
+            // sent back only where its Domain and Path say), never written anywhere.
+            .cookie_store(config.cookies)
+            .local_address(config.ipv4.then_some(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)))
             .build()
             .map_err(|e| format!("cannot make the HTTP client: {e}"))?;
         let (commands, rx) = mpsc::unbounded_channel();
@@ -464,7 +472,7 @@ pub fn header(spec: &str) -> Result<(HeaderName, HeaderValue), String> {
 }
 
 /// `text` with each `${VAR}` replaced by the variable's value; an unset one is an error.
-fn expand(text: &str) -> Result<String, String> {
+pub(crate) fn expand(text: &str) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
     while let Some(start) = rest.find("${") {

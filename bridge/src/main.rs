@@ -102,11 +102,13 @@ fn main() -> ExitCode {
         Ok(cli::Job::Proxy(o)) => o,
         Ok(cli::Job::Logout(store, server)) => {
             return match oauth::Authorizer::logout(&store, &server) {
-                Ok(true) => {
-                    eprintln!("mcp-era-bridge: forgot the tokens and registrations kept for {server}");
+                Ok(files) if files > 0 => {
+                    eprintln!(
+                        "mcp-era-bridge: forgot the tokens and registrations kept for {server} ({files} file(s))"
+                    );
                     ExitCode::SUCCESS
                 }
-                Ok(false) => {
+                Ok(_) => {
                     eprintln!("mcp-era-bridge: nothing was kept for {server} (in {})", store.dir().display());
                     ExitCode::SUCCESS
                 }

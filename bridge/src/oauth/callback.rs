@@ -13,8 +13,8 @@ use tokio::sync::{mpsc, oneshot};
 #[cfg(test)]
 use std::time::Duration;
 
-/// The path the redirect comes to.
-const PATH: &str = "/callback";
+/// The path the redirect comes to unless `--oauth-callback-path` says another.
+pub const DEFAULT_PATH: &str = "/callback";
 
 /// What the authorization server sent back through the browser.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -33,16 +33,17 @@ pub struct Callback {
 }
 
 impl Callback {
-    /// Listens on 127.0.0.1 at `port` (a free one when `None`) for the
-    /// redirect carrying `state`.
-    pub async fn listen(port: Option<u16>, state: String) -> Result<Callback, String> {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.unwrap_or(0))).await.map_err(|e| {
-            format!("cannot listen for the authorization's redirect on 127.0.0.1:{}: {e}", port.unwrap_or(0))
+    /// Listens on loopback at `port` (a free one when `None`) for the
+    /// redirect to `path` carrying `state`; the redirect URI names `host`
+    /// (`127.0.0.1`, `localhost` or `[::1]`: loopback, whatever the name).
+    pub async fn listen(host: &Loopback, port: Option<u16>, path: &str, state: String) -> Result<Callback, String> {
+        let listener = tokio::net::TcpListener::bind((host.address(), port.unwrap_or(0))).await.map_err(|e| {
+            format!("cannot listen for the authorization's redirect on {}:{}: {e}", host.name(), port.unwrap_or(0))
         })?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let (send, redirects) = mpsc::channel(1);
         let (stop, stopped) = oneshot::channel::<()>();
-        let app = Router::new().route(PATH, get(redirected)).with_state((state, send));
+        let app = Router::new().route(path, get(redirected)).with_state((state, send));
         tokio::spawn(async move {
             let _ = axum::serve(listener, app)
                 .with_graceful_shutdown(async move {
@@ -50,10 +51,11 @@ impl Callback {
                 })
                 .await;
         });
-        Ok(Callback { redirect_uri: format!("http://127.0.0.1:{port}{PATH}"), redirects, _stop: stop })
+        Ok(Callback { redirect_uri: format!("http://{}:{port}{path}", host.name()), redirects, _stop: stop })
     }
 
     /// `http://127.0.0.1:PORT/callback`: the only redirect URI the bridge registers and sends.
+    /// (`--oauth-callback-host` and `--oauth-callback-path` change the name and the path, never the machine.)
     pub fn redirect_uri(&self) -> &str {
         &self.redirect_uri
     }
@@ -61,6 +63,46 @@ impl Callback {
     /// The redirect with the flow's `state`.
     pub async fn redirect(&mut self) -> Result<Redirect, String> {
         self.redirects.recv().await.ok_or_else(|| "the redirect listener stopped".to_string())
+    }
+}
+
+/// The loopback name the redirect URI uses (`--oauth-callback-host`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Loopback {
+    /// `127.0.0.1`, as RFC 8252 §7.3 recommends.
+    #[default]
+    Ipv4,
+    /// `localhost`, for servers that registered it (mcp-remote's default); listened on at 127.0.0.1.
+    Localhost,
+    /// `[::1]`.
+    Ipv6,
+}
+
+impl Loopback {
+    pub fn parse(text: &str) -> Result<Loopback, String> {
+        match text {
+            "127.0.0.1" => Ok(Loopback::Ipv4),
+            "localhost" => Ok(Loopback::Localhost),
+            "::1" | "[::1]" => Ok(Loopback::Ipv6),
+            other => Err(format!(
+                "{other:?} is not loopback: 127.0.0.1, localhost or [::1] (the redirect never leaves this machine)"
+            )),
+        }
+    }
+
+    fn address(&self) -> std::net::IpAddr {
+        match self {
+            Loopback::Ipv4 | Loopback::Localhost => std::net::Ipv4Addr::LOCALHOST.into(),
+            Loopback::Ipv6 => std::net::Ipv6Addr::LOCALHOST.into(),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Loopback::Ipv4 => "127.0.0.1",
+            Loopback::Localhost => "localhost",
+            Loopback::Ipv6 => "[::1]",
+        }
     }
 }
 
@@ -107,10 +149,10 @@ mod tests {
 
     #[tokio::test]
     async fn only_the_flows_state_is_taken_on_loopback_and_the_listener_closes_after() {
-        let mut callback = Callback::listen(None, "the-state".into()).await.unwrap();
+        let mut callback = Callback::listen(&Loopback::Ipv4, None, DEFAULT_PATH, "the-state".into()).await.unwrap();
         let uri = callback.redirect_uri().to_string();
         let url = reqwest::Url::parse(&uri).unwrap();
-        assert_eq!((url.scheme(), url.host_str(), url.path()), ("http", Some("127.0.0.1"), PATH));
+        assert_eq!((url.scheme(), url.host_str(), url.path()), ("http", Some("127.0.0.1"), DEFAULT_PATH));
         // Another flow's redirect (or a forged one) is refused, and the flow goes on waiting.
         assert_eq!(get(&format!("{uri}?code=stolen&state=other")).await, Ok(400));
         assert_eq!(get(&format!("{uri}?code=stolen")).await, Ok(400));
@@ -129,5 +171,20 @@ mod tests {
             assert!(std::time::Instant::now() < until, "the listener is still open");
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod names {
+    use super::*;
+
+    #[test]
+    fn the_callback_host_is_a_loopback_name_or_refused() {
+        assert_eq!(Loopback::parse("localhost"), Ok(Loopback::Localhost));
+        assert_eq!(Loopback::parse("[::1]"), Ok(Loopback::Ipv6));
+        for no in ["0.0.0.0", "example.com", "192.168.1.2", ""] {
+            assert!(Loopback::parse(no).unwrap_err().contains("not loopback"), "{no}");
+        }
+        assert!(Loopback::Localhost.address().is_loopback() && Loopback::Ipv6.address().is_loopback());
     }
 }

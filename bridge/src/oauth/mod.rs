@@ -36,6 +36,7 @@ use reqwest::Url;
 use tokio::sync::Mutex;
 
 pub use browser::Browser;
+pub use callback::{DEFAULT_PATH as DEFAULT_CALLBACK_PATH, Loopback};
 pub use store::Store;
 
 use challenge::Challenge;
@@ -62,6 +63,55 @@ pub struct Config {
     pub timeout: Duration,
     /// Each metadata, registration and token exchange.
     pub http_timeout: Duration,
+    /// `--resource`: the RFC 8707 resource tokens are asked for instead of the
+    /// one the server's metadata names (tokens kept apart from the server's others).
+    pub resource: Option<String>,
+    /// `--disable-resource-parameter`: no `resource` sent at all (some
+    /// authorization servers refuse it).
+    pub no_resource_parameter: bool,
+    /// `--authorize-param KEY=VALUE`: more parameters on the authorization request.
+    pub authorize_params: Vec<(String, String)>,
+    /// `--static-oauth-client-metadata`: fields merged over the registration's
+    /// (its redirect URIs aside); its `scope` is what is asked for.
+    pub client_metadata: serde_json::Map<String, serde_json::Value>,
+    /// `--allow-http`: authorization server endpoints over plain HTTP off loopback.
+    pub allow_http: bool,
+    /// `--ipv4`: connect over IPv4 only.
+    pub ipv4: bool,
+    /// `--oauth-callback-host` and `--oauth-callback-path`.
+    pub callback_host: Loopback,
+    pub callback_path: String,
+    /// `--client-credentials`: the client's own token (RFC 6749 §4.4), no user.
+    pub client_credentials: bool,
+    /// `--token-endpoint`: with client credentials, where to ask, without discovery.
+    pub token_endpoint: Option<String>,
+}
+
+impl Config {
+    /// What tells this configuration's tokens from the server's others: the
+    /// options that change what a token is for.
+    fn variant(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(resource) = &self.resource {
+            parts.push(format!("resource={resource}"));
+        }
+        if self.no_resource_parameter {
+            parts.push("no-resource".into());
+        }
+        for (key, value) in &self.authorize_params {
+            parts.push(format!("authorize:{key}={value}"));
+        }
+        if self.client_credentials {
+            parts.push("grant=client_credentials".into());
+        }
+        parts.join("\n")
+    }
+
+    /// The scopes `--static-oauth-client-metadata` names, if it does.
+    fn static_scopes(&self) -> Option<Vec<String>> {
+        let scope = self.client_metadata.get("scope")?.as_str()?;
+        Some(scope.split_whitespace().map(String::from).collect())
+    }
 }
 
 /// At most this many authorizations in a row without a request getting
@@ -92,8 +142,8 @@ impl std::fmt::Debug for Authorizer {
 impl Authorizer {
     pub fn new(config: Config) -> Result<Authorizer, String> {
         let resource_key = discovery::canonical_resource(&config.server);
-        let entry = config.store.load(&resource_key)?;
-        let web = Web::new(config.http_timeout)?;
+        let entry = config.store.load(&resource_key, &config.variant())?;
+        let web = Web::new(config.http_timeout, config.allow_http, config.ipv4)?;
         Ok(Authorizer { resource_key, web, entry: Mutex::new(entry), attempts: AtomicU32::new(0), config })
     }
 
@@ -112,7 +162,10 @@ impl Authorizer {
         };
         let tokens = grant.tokens.as_ref()?;
         if !expired(tokens) {
-            return Some(credentials(tokens));
+            return Some(self.credentials(tokens));
+        }
+        if self.config.client_credentials {
+            return self.client_credentials(&Challenge::default()).await.ok();
         }
         self.refresh(&issuer, &grant).await.ok()
     }
@@ -121,6 +174,9 @@ impl Authorizer {
     pub async fn authorize(&self, reason: AuthReason) -> Result<Credentials, String> {
         let timeout = self.config.timeout;
         match reason {
+            AuthReason::Expiring if self.config.client_credentials => {
+                self.client_credentials(&Challenge::default()).await
+            }
             AuthReason::Expiring => {
                 let (issuer, grant) = self.current().await.ok_or("nothing to refresh")?;
                 self.refresh(&issuer, &grant).await
@@ -153,6 +209,9 @@ impl Authorizer {
                     && let Ok(credentials) = self.refresh(&issuer, &grant).await
                 {
                     return Ok(credentials);
+                }
+                if self.config.client_credentials {
+                    return self.client_credentials(&challenge).await;
                 }
                 tokio::time::timeout(timeout, self.login(&challenge)).await.unwrap_or_else(|_| {
                     Err(format!("the authorization did not complete within {timeout:?} (--oauth-timeout)"))
@@ -188,7 +247,8 @@ impl Authorizer {
             }
         }
         let grant = self.entry.lock().await.grants.get(&issuer).cloned().unwrap_or_default();
-        let scopes = choose_scopes(challenge, &resource, &metadata, grant.tokens.as_ref());
+        let scopes = self.scopes(challenge, &resource, &metadata, grant.tokens.as_ref());
+        let resource_parameter = self.resource_parameter(&resource);
 
         let state = CsrfToken::new_random();
         let stored_port = grant
@@ -197,25 +257,32 @@ impl Authorizer {
             .and_then(|c| c.redirect_uri.as_deref())
             .and_then(|u| Url::parse(u).ok())
             .and_then(|u| u.port());
+        let (host, path) = (&self.config.callback_host, self.config.callback_path.as_str());
+        let listen = |port| callback::Callback::listen(host, port, path, state.secret().clone());
         let mut callback = match (self.config.callback_port, stored_port) {
-            (Some(port), _) => callback::Callback::listen(Some(port), state.secret().clone()).await?,
+            (Some(port), _) => listen(Some(port)).await?,
             // The port a registration was made with, when it is free: no new registration then.
-            (None, Some(port)) => match callback::Callback::listen(Some(port), state.secret().clone()).await {
+            (None, Some(port)) => match listen(Some(port)).await {
                 Ok(callback) => callback,
-                Err(_) => callback::Callback::listen(None, state.secret().clone()).await?,
+                Err(_) => listen(None).await?,
             },
-            (None, None) => callback::Callback::listen(None, state.secret().clone()).await?,
+            (None, None) => listen(None).await?,
         };
         let client = self.identify(&issuer, &metadata, grant.client.as_ref(), callback.redirect_uri(), &scopes).await?;
 
         let oauth = oauth_client(&client, &metadata, Some(callback.redirect_uri()))?;
         let (pkce, verifier) = PkceCodeChallenge::new_random_sha256();
-        let (url, _) = oauth
+        let mut request = oauth
             .authorize_url(|| state.clone())
             .add_scopes(scopes.iter().cloned().map(Scope::new))
-            .set_pkce_challenge(pkce)
-            .add_extra_param("resource", &resource.resource)
-            .url();
+            .set_pkce_challenge(pkce);
+        if let Some(resource) = &resource_parameter {
+            request = request.add_extra_param("resource", resource);
+        }
+        for (key, value) in &self.config.authorize_params {
+            request = request.add_extra_param(key, value);
+        }
+        let (url, _) = request.url();
         if let Err(why) = self.config.browser.open(url.as_str()) {
             eprintln!("mcp-era-bridge: {why}; open the URL above by hand");
         }
@@ -252,19 +319,17 @@ impl Authorizer {
             let web = web.clone();
             async move { web.exchange(request).await }
         };
-        let token = oauth
-            .exchange_code(AuthorizationCode::new(code))
-            .set_pkce_verifier(verifier)
-            .add_extra_param("resource", &resource.resource)
-            .request_async(&http)
-            .await
-            .map_err(|e| token_error("the token request", &e))?;
+        let mut request = oauth.exchange_code(AuthorizationCode::new(code)).set_pkce_verifier(verifier);
+        if let Some(resource) = &resource_parameter {
+            request = request.add_extra_param("resource", resource);
+        }
+        let token = request.request_async(&http).await.map_err(|e| token_error("the token request", &e))?;
         let tokens = tokens_of(&token, None, scopes);
-        let credentials = credentials(&tokens);
+        let credentials = self.credentials(&tokens);
         let mut entry = self.entry.lock().await;
         entry.current = Some(issuer.clone());
         let kept = entry.grants.entry(issuer).or_default();
-        kept.resource = Some(resource.resource.clone());
+        kept.resource = resource_parameter;
         kept.metadata = Some(metadata);
         kept.client = Some(client);
         kept.tokens = Some(tokens);
@@ -331,7 +396,6 @@ impl Authorizer {
         let url = Url::parse(endpoint).map_err(|e| format!("the registration endpoint {endpoint:?}: {e}"))?;
         let mut body = serde_json::json!({
             "client_name": CLIENT_NAME,
-            "redirect_uris": [redirect_uri],
             "grant_types": ["authorization_code", "refresh_token"],
             "response_types": ["code"],
             "token_endpoint_auth_method": "none",
@@ -340,6 +404,11 @@ impl Authorizer {
         if !scopes.is_empty() {
             body["scope"] = scopes.join(" ").into();
         }
+        for (key, value) in &self.config.client_metadata {
+            body[key] = value.clone();
+        }
+        // Whatever the options say, the only redirect is the bridge's own callback.
+        body["redirect_uris"] = serde_json::json!([redirect_uri]);
         let (status, answer) = self.web.post_json(&url, &body).await?;
         #[derive(serde::Deserialize)]
         struct Registered {
@@ -385,7 +454,7 @@ impl Authorizer {
         }
         let token = request.request_async(&http).await.map_err(|e| token_error("the refresh", &e))?;
         let renewed = tokens_of(&token, Some(refresh_token), tokens.scopes.clone());
-        let credentials = credentials(&renewed);
+        let credentials = self.credentials(&renewed);
         let mut entry = self.entry.lock().await;
         if let Some(kept) = entry.grants.get_mut(issuer) {
             kept.tokens = Some(renewed);
@@ -394,9 +463,135 @@ impl Authorizer {
         Ok(credentials)
     }
 
-    /// `--oauth-logout`: forgets what is kept for the server.
-    pub fn logout(store: &Store, server: &Url) -> Result<bool, String> {
+    /// `--oauth-logout`: forgets what is kept for the server (whatever the
+    /// options it was kept with); how many files there were.
+    pub fn logout(store: &Store, server: &Url) -> Result<usize, String> {
         store.forget(&discovery::canonical_resource(server))
+    }
+
+    /// The `resource` parameter: `--resource`, else the metadata's; none with `--disable-resource-parameter`.
+    fn resource_parameter(&self, metadata: &discovery::ResourceMetadata) -> Option<String> {
+        if self.config.no_resource_parameter {
+            return None;
+        }
+        Some(self.config.resource.clone().unwrap_or_else(|| metadata.resource.clone()))
+    }
+
+    /// The scopes to ask for: `--static-oauth-client-metadata`'s, else as the
+    /// spec says ([`choose_scopes`]); a step-up adds the challenge's to those had.
+    fn scopes(
+        &self,
+        challenge: &Challenge,
+        resource: &discovery::ResourceMetadata,
+        metadata: &ServerMetadata,
+        before: Option<&Tokens>,
+    ) -> Vec<String> {
+        match self.config.static_scopes() {
+            Some(mut scopes) => {
+                if challenge.insufficient_scope() {
+                    scopes.extend(before.map(|t| t.scopes.clone()).unwrap_or_default());
+                    scopes.extend(challenge.scope.clone().unwrap_or_default());
+                    let mut seen = std::collections::HashSet::new();
+                    scopes.retain(|s| seen.insert(s.clone()));
+                }
+                scopes
+            }
+            None => choose_scopes(challenge, resource, metadata, before),
+        }
+    }
+
+    /// The client credentials grant (`--client-credentials`): the client's own
+    /// token from the token endpoint, discovered as for a user's unless
+    /// `--token-endpoint` names it; asked for again before it expires.
+    async fn client_credentials(&self, challenge: &Challenge) -> Result<Credentials, String> {
+        let client_id = self.config.client_id.clone().ok_or("--client-credentials needs --client-id")?;
+        let before = self.current().await.and_then(|(_, grant)| grant.tokens);
+        let (issuer, token_endpoint, methods, resource, scopes) = match &self.config.token_endpoint {
+            Some(endpoint) => {
+                let scopes = self
+                    .config
+                    .static_scopes()
+                    .or_else(|| challenge.scope.clone())
+                    .or_else(|| before.as_ref().map(|t| t.scopes.clone()))
+                    .unwrap_or_default();
+                let resource = if self.config.no_resource_parameter { None } else { self.config.resource.clone() };
+                (endpoint.clone(), endpoint.clone(), None, resource, scopes)
+            }
+            None => {
+                let server = &self.config.server;
+                let resource =
+                    discovery::resource_metadata(&self.web, server, challenge.resource_metadata.as_deref()).await?;
+                let issuer = resource.authorization_servers[0].clone();
+                let metadata = discovery::server_metadata(&self.web, &issuer).await?;
+                let scopes = if challenge.scope.is_none() && before.is_some() {
+                    before.as_ref().map(|t| t.scopes.clone()).unwrap_or_default()
+                } else {
+                    self.scopes(challenge, &resource, &metadata, before.as_ref())
+                };
+                let parameter = self.resource_parameter(&resource);
+                (issuer, metadata.token_endpoint.clone(), Some(metadata), parameter, scopes)
+            }
+        };
+        let url = Url::parse(&token_endpoint).map_err(|e| format!("the token endpoint {token_endpoint:?}: {e}"))?;
+        self.web.require_secure(&url, "the token endpoint")?;
+        let secret = self.config.client_secret.clone();
+        let method = match &methods {
+            Some(metadata) => auth_method(metadata, secret.is_some()),
+            None if secret.is_some() => "client_secret_basic".into(),
+            None => "none".into(),
+        };
+        let method = self
+            .config
+            .client_metadata
+            .get("token_endpoint_auth_method")
+            .and_then(|m| m.as_str())
+            .map(String::from)
+            .unwrap_or(method);
+        let mut oauth = BasicClient::new(ClientId::new(client_id.clone()))
+            .set_token_uri(TokenUrl::from_url(url))
+            .set_auth_type(if method == "client_secret_post" { AuthType::RequestBody } else { AuthType::BasicAuth });
+        if let Some(secret) = &secret
+            && method != "none"
+        {
+            oauth = oauth.set_client_secret(ClientSecret::new(secret.clone()));
+        }
+        let web = self.web.clone();
+        let http = move |request| {
+            let web = web.clone();
+            async move { web.exchange(request).await }
+        };
+        let mut request = oauth.exchange_client_credentials().add_scopes(scopes.iter().cloned().map(Scope::new));
+        if let Some(resource) = &resource {
+            request = request.add_extra_param("resource", resource);
+        }
+        let token =
+            request.request_async(&http).await.map_err(|e| token_error("the client credentials request", &e))?;
+        let tokens = tokens_of(&token, None, scopes);
+        let credentials = self.credentials(&tokens);
+        let mut entry = self.entry.lock().await;
+        entry.current = Some(issuer.clone());
+        let kept = entry.grants.entry(issuer).or_default();
+        kept.resource = resource;
+        kept.metadata = methods;
+        kept.client =
+            Some(Client { client_id, client_secret: None, token_endpoint_auth_method: method, redirect_uri: None });
+        kept.tokens = Some(tokens);
+        self.config.store.save(&entry)?;
+        Ok(credentials)
+    }
+
+    /// The header, and when to renew: a tenth of the lifetime early (at most a
+    /// minute), when there is a way to (a refresh token, or the client's own credentials).
+    fn credentials(&self, tokens: &Tokens) -> Credentials {
+        let renewable = tokens.refresh_token.is_some() || self.config.client_credentials;
+        let refresh_after = match tokens.expires_at {
+            Some(at) if renewable => {
+                let left = Duration::from_secs(at).saturating_sub(now());
+                Some(left.saturating_sub((left / 10).min(Duration::from_secs(60))))
+            }
+            _ => None,
+        };
+        Credentials { authorization: format!("Bearer {}", tokens.access_token), refresh_after }
     }
 }
 
@@ -515,17 +710,4 @@ fn tokens_of(token: &BasicTokenResponse, old_refresh: Option<String>, asked: Vec
 
 fn expired(tokens: &Tokens) -> bool {
     tokens.expires_at.is_some_and(|at| Duration::from_secs(at) <= now())
-}
-
-/// The header, and when to refresh: a tenth of the lifetime early (at most a
-/// minute), when there is a refresh token to do it with.
-fn credentials(tokens: &Tokens) -> Credentials {
-    let refresh_after = match (tokens.expires_at, &tokens.refresh_token) {
-        (Some(at), Some(_)) => {
-            let left = Duration::from_secs(at).saturating_sub(now());
-            Some(left.saturating_sub((left / 10).min(Duration::from_secs(60))))
-        }
-        _ => None,
-    };
-    Credentials { authorization: format!("Bearer {}", tokens.access_token), refresh_after }
 }

@@ -54,10 +54,15 @@ pub struct Grant {
     pub tokens: Option<Tokens>,
 }
 
-/// One server's file.
+/// One server's file (one per server and the options that change what a
+/// token is for: `--resource`, `--authorize-param`).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Entry {
+    /// The server's canonical URL.
     pub server: String,
+    /// What else tells this file from the server's others ("" for none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub variant: String,
     /// The issuer last authorized with: the one whose token is sent first next run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<String>,
@@ -89,19 +94,24 @@ impl Store {
         &self.dir
     }
 
-    /// The file of `server` (its canonical URL): its name is the URL, encoded.
-    fn path(&self, server: &str) -> PathBuf {
-        let name: String = url::form_urlencoded::byte_serialize(server.as_bytes()).collect();
-        self.dir.join(format!("{name}.json"))
+    /// The file of `server` (its canonical URL) and `variant`: the server's
+    /// host, readable, and a digest of both (a URL may be longer than a file name may).
+    fn path(&self, server: &str, variant: &str) -> PathBuf {
+        use sha2::Digest;
+        let host = url::Url::parse(server).ok().and_then(|u| u.host_str().map(String::from)).unwrap_or_default();
+        let host: String = host.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
+        let digest = sha2::Sha256::digest(format!("{server}\n{variant}").as_bytes());
+        let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+        self.dir.join(format!("{host}-{hex}.json"))
     }
 
-    /// What is kept for `server`; nothing when there is no file yet.
-    pub fn load(&self, server: &str) -> Result<Entry, String> {
-        let path = self.path(server);
+    /// What is kept for `server` and `variant`; nothing when there is no file yet.
+    pub fn load(&self, server: &str, variant: &str) -> Result<Entry, String> {
+        let path = self.path(server, variant);
         match std::fs::read(&path) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                Ok(Entry { server: server.into(), ..Entry::default() })
+                Ok(Entry { server: server.into(), variant: variant.into(), ..Entry::default() })
             }
             Err(e) => Err(format!("{}: {e}", path.display())),
         }
@@ -109,7 +119,7 @@ impl Store {
 
     /// Writes `entry` whole: a file of the user's alone, renamed over the old one.
     pub fn save(&self, entry: &Entry) -> Result<(), String> {
-        let path = self.path(&entry.server);
+        let path = self.path(&entry.server, &entry.variant);
         let fail = |e: std::io::Error| format!("{}: {e}", path.display());
         create_private_dir(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
         let text = serde_json::to_vec_pretty(entry).map_err(|e| e.to_string())?;
@@ -125,14 +135,23 @@ impl Store {
         })
     }
 
-    /// Forgets everything kept for `server` (`--oauth-logout`); whether there was anything.
-    pub fn forget(&self, server: &str) -> Result<bool, String> {
-        let path = self.path(server);
-        match std::fs::remove_file(&path) {
-            Ok(()) => Ok(true),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+    /// Forgets everything kept for `server`, whatever its variant (`--oauth-logout`); how many files there were.
+    pub fn forget(&self, server: &str) -> Result<usize, String> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(format!("{}: {e}", self.dir.display())),
+        };
+        let mut forgot = 0;
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            let Ok(bytes) = std::fs::read(&path) else { continue };
+            let Ok(entry) = serde_json::from_slice::<Entry>(&bytes) else { continue };
+            if entry.server == server {
+                std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                forgot += 1;
+            }
         }
+        Ok(forgot)
     }
 }
 
@@ -168,8 +187,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let store = Store::new(Some(dir.join("oauth"))).unwrap();
         let server = "https://mcp.example.com/mcp";
-        assert_eq!(store.load(server).unwrap(), Entry { server: server.into(), ..Entry::default() });
-        let mut entry = store.load(server).unwrap();
+        assert_eq!(store.load(server, "").unwrap(), Entry { server: server.into(), ..Entry::default() });
+        let mut entry = store.load(server, "").unwrap();
         entry.current = Some("https://auth.example.com".into());
         entry.grants.entry("https://auth.example.com".into()).or_default().tokens = Some(Tokens {
             access_token: "a".into(),
@@ -178,19 +197,23 @@ mod tests {
             scopes: vec!["read".into()],
         });
         store.save(&entry).unwrap();
-        assert_eq!(store.load(server).unwrap(), entry);
-        assert_eq!(store.load("https://other.example.com/mcp").unwrap().grants.len(), 0, "another server's");
+        assert_eq!(store.load(server, "").unwrap(), entry);
+        assert_eq!(store.load("https://other.example.com/mcp", "").unwrap().grants.len(), 0, "another server's");
+        assert_eq!(store.load(server, "resource=https://tenant1").unwrap().grants.len(), 0, "another variant's");
+        let mut variant = entry.clone();
+        variant.variant = "resource=https://tenant1".into();
+        store.save(&variant).unwrap();
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
             let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-            assert_eq!(mode(&store.path(server)), 0o600);
+            assert_eq!(mode(&store.path(server, "")), 0o600);
             assert_eq!(mode(store.dir()), 0o700);
         }
-        assert_eq!(std::fs::read_dir(store.dir()).unwrap().count(), 1, "no temporary file left");
-        assert!(store.forget(server).unwrap());
-        assert!(!store.forget(server).unwrap());
-        assert_eq!(store.load(server).unwrap().grants.len(), 0);
+        assert_eq!(std::fs::read_dir(store.dir()).unwrap().count(), 2, "no temporary file left");
+        assert_eq!(store.forget(server).unwrap(), 2, "both variants");
+        assert_eq!(store.forget(server).unwrap(), 0);
+        assert_eq!(store.load(server, "").unwrap().grants.len(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

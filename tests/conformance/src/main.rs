@@ -62,8 +62,9 @@ enum Leg {
     Server { bridge: Option<&'static [&'static str]> },
     /// `conformance client`: a scenario client of ours (a script under
     /// `tests/conformance/clients/`) on stdio through `mcp-era-bridge --connect`
-    /// to each scenario's mock server.
-    Client { script: &'static str },
+    /// to each scenario's mock server; none: the suite's reference client
+    /// (`examples/clients/typescript/everything-client.ts`), directly.
+    Client { script: Option<&'static str> },
 }
 
 impl Leg {
@@ -111,15 +112,21 @@ fn runs() -> Vec<Run> {
             name: "bridge-as-modern-client-2025-11-25".into(),
             revision: "2025-11-25",
             what: "a 2026-07-28 client (`clients/modern.mjs`) through the bridge (`--connect`) to each 2025-11-25 client scenario's mock server".into(),
-            leg: Leg::Client { script: "modern.mjs" },
+            leg: Leg::Client { script: Some("modern.mjs") },
         },
         Run {
             name: "bridge-as-legacy-client-2026-07-28".into(),
             revision: "2026-07-28",
             what: "a 2025-11-25 client (`clients/legacy.mjs`) through the bridge (`--connect`) to each 2026-07-28 client scenario's mock server".into(),
-            leg: Leg::Client { script: "legacy.mjs" },
+            leg: Leg::Client { script: Some("legacy.mjs") },
         },
     ]);
+    runs.extend(REVISIONS.iter().map(|&revision| Run {
+        name: format!("reference-client-{revision}"),
+        revision,
+        what: "the suite's reference client (`everything-client.ts`, TypeScript SDK 1.x), directly".into(),
+        leg: Leg::Client { script: None },
+    }));
     runs
 }
 
@@ -182,6 +189,8 @@ struct Runner {
     node: PathBuf,
     cli: PathBuf,
     server: PathBuf,
+    /// The suite's source (the reference client is installed from it when a run needs it).
+    suite: PathBuf,
 }
 
 impl Runner {
@@ -192,6 +201,7 @@ impl Runner {
             node: runner.join("node_modules/node/bin/node"),
             cli: runner.join("node_modules/@modelcontextprotocol/conformance/dist/index.js"),
             server,
+            suite: suite.to_path_buf(),
         }
     }
 
@@ -250,17 +260,24 @@ impl Runner {
                 runner.args(["--url", &url]);
                 running = (Some(server), bridge);
             }
-            Leg::Client { script } => {
+            Leg::Client { script: Some(script) } => {
                 // The suite runs it with each scenario's URL last, all scenarios at once; each
                 // starts a bridge of its own (stdio), so nothing is shared between them.
                 let script = workspace_root().join("tests/conformance/clients").join(script);
                 let bridge = mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge");
                 let command =
                     [self.node.as_path(), &script, Path::new("--bridge"), &bridge].map(|p| p.display().to_string());
-                if command.iter().any(|part| part.contains(char::is_whitespace)) {
-                    return Err(format!("the runner splits its --command at spaces: {command:?} has one"));
-                }
-                runner.args(["--command", &command.join(" ")]);
+                runner.args(["--command", &one_line(&command)?]);
+            }
+            Leg::Client { script: None } => {
+                let client = peers::conformance_reference_client(&self.suite);
+                let command = [
+                    self.node.clone(),
+                    client.join("node_modules/.bin/tsx"),
+                    client.join("examples/clients/typescript/everything-client.ts"),
+                ]
+                .map(|p| p.display().to_string());
+                runner.args(["--command", &one_line(&command)?]);
             }
         }
         let started = Instant::now();
@@ -291,6 +308,14 @@ impl Runner {
         }
         Ok(score)
     }
+}
+
+/// A command as the runner takes it: one string, which it splits at spaces.
+fn one_line(command: &[String]) -> Result<String, String> {
+    if command.iter().any(|part| part.contains(char::is_whitespace)) {
+        return Err(format!("the runner splits its --command at spaces: {command:?} has one"));
+    }
+    Ok(command.join(" "))
 }
 
 /// The server under test, listening; killed when dropped.
@@ -537,6 +562,9 @@ struct Score {
     /// Scored scenarios: all run, and those with no failed check.
     required: usize,
     passed: usize,
+    /// Of those, the `auth/*` scenarios (the client leg's OAuth): all, and those passed.
+    auth_required: usize,
+    auth_passed: usize,
     not_scored_run: usize,
     not_scored_passed: usize,
     checks: usize,
@@ -558,6 +586,8 @@ impl Score {
         let mut s = Score {
             required: scored.len(),
             passed: 0,
+            auth_required: scored.iter().filter(|s| s.starts_with("auth/")).count(),
+            auth_passed: 0,
             not_scored_run: 0,
             not_scored_passed: 0,
             checks: results.values().map(Vec::len).sum(),
@@ -576,6 +606,7 @@ impl Score {
             let failing: Vec<&str> = checks.iter().filter(|(_, st)| failed(st)).map(|(id, _)| id.as_str()).collect();
             if failing.is_empty() {
                 s.passed += 1;
+                s.auth_passed += usize::from(scenario.starts_with("auth/"));
             }
             for id in &failing {
                 if expected.covers(scenario, id) {
@@ -614,9 +645,11 @@ impl Score {
 
     fn summary(&self) -> String {
         format!(
-            "{}/{} required scenarios pass ({} checks, {} expected failures); not scored: {}/{} pass; {:.1} s",
+            "{}/{} required scenarios pass (auth/*: {}/{}; {} checks, {} expected failures); not scored: {}/{} pass; {:.1} s",
             self.passed,
             self.required,
+            self.auth_passed,
+            self.auth_required,
             self.checks,
             self.expected_failures,
             self.not_scored_passed,
@@ -628,11 +661,14 @@ impl Score {
 
 /// The README's table: per run, required scenarios passed.
 fn table(rows: &[(&Run, Score)]) -> String {
-    let mut out =
-        String::from("| revision | run | required scenarios passed | not scored, passed |\n|---|---|---|---|\n");
+    let mut out = String::from(
+        "| revision | run | required scenarios passed | of them auth/* | not scored, passed |\n|---|---|---|---|---|\n",
+    );
     for (run, s) in rows {
+        let auth =
+            if s.auth_required == 0 { "-".to_string() } else { format!("{}/{}", s.auth_passed, s.auth_required) };
         out.push_str(&format!(
-            "| {} | {} | {}/{} | {}/{} |\n",
+            "| {} | {} | {}/{} | {auth} | {}/{} |\n",
             run.revision, run.what, s.passed, s.required, s.not_scored_passed, s.not_scored_run
         ));
     }

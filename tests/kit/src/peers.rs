@@ -251,6 +251,34 @@ pub fn conformance_reference_server(suite: &Path) -> PathBuf {
     )
 }
 
+/// The conformance suite's reference client (`examples/clients/typescript/everything-client.ts`,
+/// which imports the suite's `src/`): the suite's source copied under `target/peers/` and its
+/// dependencies installed from its `package-lock.json` (no build: `tsx` runs the TypeScript).
+/// The folder; the client runs as `node node_modules/.bin/tsx examples/clients/typescript/everything-client.ts`.
+pub fn conformance_reference_client(suite: &Path) -> PathBuf {
+    let mut inputs = String::new();
+    for file in ["package-lock.json", "examples/clients/typescript/everything-client.ts"] {
+        let text = std::fs::read_to_string(suite.join(file)).unwrap_or_else(|e| {
+            panic!("{}/{file}: {e} (is {} the conformance suite's source?)", suite.display(), suite.display())
+        });
+        inputs.push_str(&text);
+    }
+    once(
+        &installed().join("conformance-client"),
+        &inputs,
+        "the conformance suite's reference client's dependencies from the npm registry (https://registry.npmjs.org)",
+        |dir| {
+            copy_tree(suite, dir).map_err(|e| format!("copying {}: {e}", suite.display()))?;
+            run(
+                Command::new("npm")
+                    .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"])
+                    .current_dir(dir),
+                "npm ci (the conformance suite's package-lock.json)",
+            )
+        },
+    )
+}
+
 fn npm_ci(src: &Path, dir: &Path, what: &str) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     for f in ["package.json", "package-lock.json"] {
