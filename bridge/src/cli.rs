@@ -22,6 +22,7 @@ Examples:
   mcp-era-bridge python server.py                       a stdio host to a stdio server of either era
   mcp-era-bridge -- npx -y @modelcontextprotocol/server-everything
   mcp-era-bridge --connect https://example.com/mcp      a stdio host to a remote server of either era
+                                                        (OAuth when it asks: your browser opens once)
   mcp-era-bridge --connect https://example.com/mcp --header 'Authorization: Bearer ${TOKEN}'
   mcp-era-bridge --listen 8080 python server.py         HTTP clients of both eras, on 127.0.0.1:8080/mcp
   mcp-era-bridge --listen 8080 --connect https://example.com/mcp
