@@ -259,7 +259,8 @@ fn authorize_param(text: &str) -> Result<(String, String), String> {
 }
 
 fn callback_path(text: &str) -> Result<String, String> {
-    if !text.starts_with('/') || text.contains(['?', '#']) {
+    // Plain segments only: the listener's router would read `:x`, `*x` or `{x}` as a pattern.
+    if !text.starts_with('/') || text.contains(['?', '#', ':', '*', '{', '}']) {
         return Err(format!("{text:?} is not a path (it starts with / and has no query)"));
     }
     Ok(text.into())
@@ -492,6 +493,7 @@ mod tests {
         assert!(err(&["--connect", url, "--authorize-param", "novalue"]).contains("KEY=VALUE"));
         assert!(err(&["--connect", url, "--oauth-callback-host", "0.0.0.0"]).contains("not loopback"));
         assert!(err(&["--connect", url, "--oauth-callback-path", "cb"]).contains("not a path"));
+        assert!(err(&["--connect", url, "--oauth-callback-path", "/:cb"]).contains("not a path"));
         assert!(err(&["--connect", url, "--client-metadata-url", "https://example.com"]).contains("with a path"));
         assert!(err(&["--connect", url, "--client-credentials"]).contains("needs the client"));
         assert!(err(&["--connect", url, "--static-oauth-client-info", "{}"]).contains("no client_id"));

@@ -62,6 +62,8 @@ enum Command {
     Send(String),
     Close,
     Http(UpstreamInput),
+    /// What came of authorizing, with the credentials' generation.
+    Authorized(Result<(mcp_era_bridge::http::Credentials, u64), String>),
 }
 
 /// How long an idle pooled connection to the server is kept: under the 5 s
@@ -147,10 +149,11 @@ async fn run(
     let mut exchanges: HashMap<StreamId, AbortHandle> = HashMap::new();
     let mut timers: HashMap<TimerId, AbortHandle> = HashMap::new();
     // The credentials of an earlier run, before anything is sent: they go with the first request.
+    // `seen`: the generation of the credentials this session has (sessions share an authorizer).
+    let mut seen = 0;
+    let mut flow: Option<AbortHandle> = None;
     let mut stored = match &io.config.oauth {
-        Some(oauth) => {
-            oauth.stored().await.map(|credentials| Command::Http(UpstreamInput::Authorized(Ok(credentials))))
-        }
+        Some(oauth) => oauth.stored().await.map(|answer| Command::Authorized(Ok(answer))),
         None => None,
     };
     loop {
@@ -166,6 +169,13 @@ async fn run(
             Command::Send(line) => UpstreamInput::SendText(line),
             Command::Close => UpstreamInput::Close,
             Command::Http(input) => input,
+            Command::Authorized(answer) => {
+                flow = None;
+                UpstreamInput::Authorized(answer.map(|(credentials, generation)| {
+                    seen = generation;
+                    credentials
+                }))
+            }
         };
         match &input {
             UpstreamInput::Began { status, .. } if (200..300).contains(&status.code) => {
@@ -200,24 +210,35 @@ async fn run(
                     timers.insert(timer, task.abort_handle());
                 }
                 UpstreamAction::Authorize(reason) => match &io.config.oauth {
-                    // The flow runs beside the loop: what comes meanwhile still moves.
+                    // The flow runs beside the loop: what comes meanwhile still moves. Its
+                    // answer always comes: a flow that panicked is an error too.
                     Some(oauth) => {
                         let (oauth, report) = (oauth.clone(), commands.clone());
+                        let task = tokio::spawn(async move { oauth.authorize(reason, seen).await });
+                        flow = Some(task.abort_handle());
                         tokio::spawn(async move {
-                            let answer = oauth.authorize(reason).await;
+                            let answer = match task.await {
+                                Ok(answer) => answer,
+                                Err(e) if e.is_cancelled() => return,
+                                Err(e) => Err(format!("the authorization failed: {e}")),
+                            };
                             if let Err(why) = &answer {
                                 eprintln!("mcp-era-bridge: authorization failed: {why}");
                             }
-                            let _ = report.send(Command::Http(UpstreamInput::Authorized(answer)));
+                            let _ = report.send(Command::Authorized(answer));
                         });
                     }
                     None => {
-                        let _ = commands.send(Command::Http(UpstreamInput::Authorized(Err(unauthorized(&reason)))));
+                        let _ = commands.send(Command::Authorized(Err(unauthorized(&reason))));
                     }
                 },
                 UpstreamAction::Closed => {
                     for (_, task) in exchanges.drain().chain(timers.drain().map(|(_, t)| (StreamId(0), t))) {
                         task.abort();
+                    }
+                    // A flow still waiting for the user ends with the session (its listener closed).
+                    if let Some(flow) = flow.take() {
+                        flow.abort();
                     }
                     return events(Event::ServerClosed);
                 }
@@ -256,11 +277,21 @@ async fn exchange(io: Arc<Io>, request: HttpRequest, report: mpsc::UnboundedSend
 async fn run_exchange(io: &Io, request: HttpRequest, send: &impl Fn(UpstreamInput)) -> Result<(), End> {
     // The HTTP+SSE transport's messages go where its endpoint event said, relative to the server's URL.
     let url = match &request.url {
-        Some(endpoint) => io
-            .config
-            .url
-            .join(endpoint)
-            .map_err(|e| End::Failed(format!("the server's endpoint {endpoint:?} is no URL: {e}")))?,
+        Some(endpoint) => {
+            let url = io
+                .config
+                .url
+                .join(endpoint)
+                .map_err(|e| End::Failed(format!("the server's endpoint {endpoint:?} is no URL: {e}")))?;
+            // Messages (and the credentials on them) go to the server's origin only.
+            if url.origin() != io.config.url.origin() {
+                return Err(End::Failed(format!(
+                    "the server's endpoint {url} is on another origin than {}: refused",
+                    io.config.url
+                )));
+            }
+            url
+        }
         None => io.config.url.clone(),
     };
     let mut builder = match request.method {

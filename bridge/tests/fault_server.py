@@ -10,7 +10,9 @@ It serves both shapes of the transport at one endpoint:
   closes the connection, and its answer comes on the GET that resumes it with
   `Last-Event-ID` (2025-11-25's polling);
 - either: the tool `private` wants `Authorization: Bearer let-me-in`, else 401
-  with a `WWW-Authenticate` challenge.
+  with a `WWW-Authenticate` challenge;
+- 2024-11-05's HTTP+SSE at `/foreign/sse`, whose `endpoint` event names
+  another origin (where no message may go).
 It writes the port it bound (loopback, chosen by the system) to PORT_FILE, and
 every request it receives, one JSON line each, to PORT_FILE + ".log".
 """
@@ -73,6 +75,15 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(200, None)
 
     def do_GET(self):
+        if self.path.startswith("/foreign"):
+            self.record({"GET": self.path})
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            self.wfile.write(b"event: endpoint\ndata: http://elsewhere.invalid:9/messages?s=1\n\n")
+            self.wfile.flush()
+            time.sleep(5)
+            return
         last = self.headers.get("Last-Event-ID")
         if last not in POLLED:
             self.record({"GET": self.headers.get("Mcp-Session-Id"), "last_event_id": last})

@@ -278,6 +278,29 @@ fn a_server_asking_for_authorization_is_an_error_naming_its_challenge_and_a_toke
 }
 
 #[test]
+fn an_http_sse_endpoint_on_another_origin_is_refused_and_nothing_is_sent_there() {
+    let server = FaultServer::start("foreign-endpoint", &[]);
+    let url = server.url.replace("/mcp", "/foreign/sse");
+    let mut bridge = Bridge::start(&[
+        "--connect",
+        &url,
+        "--transport",
+        "sse",
+        "--server-era",
+        "legacy",
+        "--header",
+        "Authorization: Bearer secret",
+    ]);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    let refused = bridge.call(1, init, Duration::from_secs(15));
+    let message = error_message(&refused);
+    assert!(message.contains("http://elsewhere.invalid:9/messages?s=1 is on another origin"), "{refused}");
+    assert!(bridge.finish().success());
+    assert_eq!(server.received(), [json!({"GET": "/foreign/sse"})], "only the stream was asked for");
+}
+
+#[test]
 fn an_unreachable_server_is_an_error_to_each_request_soon() {
     // A port nothing listens on: bound, then released.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();

@@ -495,6 +495,47 @@ fn a_401_parks_the_request_and_every_later_one_until_authorized_then_each_goes_a
 }
 
 #[test]
+fn a_refusal_of_replaced_credentials_is_sent_again_and_a_challenge_during_a_refresh_waits_for_it() {
+    let mut up = HttpUpstream::new();
+    let call =
+        |id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "x", "_meta": meta()}});
+    let granted =
+        |t: &str| Credentials { authorization: format!("Bearer {t}"), refresh_after: Some(Duration::from_secs(9)) };
+    let actions = up.handle(UpstreamInput::Authorized(Ok(granted("t-1"))));
+    let [(refresh, _)] = wakes(&actions)[..] else { panic!("{actions:?}") };
+    let old = one_request(&up.handle(UpstreamInput::Send(call(1))));
+    // A refresh goes out while the call is out, and its new credentials come back.
+    assert_eq!(up.handle(UpstreamInput::Timer(refresh)), [UpstreamAction::Authorize(AuthReason::Expiring)]);
+    up.handle(UpstreamInput::Authorized(Ok(granted("t-2"))));
+    // The call, sent with t-1, is refused: sent again with t-2, nothing asked.
+    let actions = up.handle(challenge(old.stream, 401, "Bearer"));
+    assert!(!actions.iter().any(|a| matches!(a, UpstreamAction::Authorize(_))), "{actions:?}");
+    assert_eq!(header(&requests(&actions)[0], "Authorization"), Some("Bearer t-2"));
+
+    // A challenge met while a refresh is out asks nothing; the refresh's failure asks it.
+    let mut up = HttpUpstream::new();
+    let [(refresh, _)] = wakes(&up.handle(UpstreamInput::Authorized(Ok(granted("t-1")))))[..] else { panic!() };
+    let r = one_request(&up.handle(UpstreamInput::Send(call(2))));
+    up.handle(UpstreamInput::Timer(refresh));
+    let actions = up.handle(challenge(r.stream, 401, "Bearer"));
+    assert!(!actions.iter().any(|a| matches!(a, UpstreamAction::Authorize(_))), "one question at a time: {actions:?}");
+    assert!(up.handle(UpstreamInput::Send(call(3))).is_empty(), "later requests wait too");
+    let actions = up.handle(UpstreamInput::Authorized(Err("invalid_grant".into())));
+    assert!(delivered(&actions).is_empty(), "nothing is failed: {actions:?}");
+    let asked: Vec<_> = actions.iter().filter(|a| matches!(a, UpstreamAction::Authorize(_))).collect();
+    assert_eq!(
+        asked,
+        [&UpstreamAction::Authorize(AuthReason::Challenged {
+            status: Status::new(401, None),
+            www_authenticate: Some("Bearer".into())
+        })]
+    );
+    let sent = requests(&up.handle(UpstreamInput::Authorized(Ok(granted("t-3")))));
+    assert_eq!(sent.len(), 2);
+    assert!(sent.iter().all(|r| header(r, "Authorization") == Some("Bearer t-3")));
+}
+
+#[test]
 fn authorization_that_fails_answers_every_waiting_request_with_why_and_a_403_without_insufficient_scope_is_an_answer() {
     let mut up = HttpUpstream::new();
     let call =

@@ -369,6 +369,8 @@ pub struct HttpUpstream {
     /// The `Authorization` of every exchange, once the driver told it.
     authorization: Option<String>,
     asking: Asking,
+    /// A challenge met while a refresh was out: asked if the refresh fails.
+    challenge_after_refresh: Option<AuthReason>,
     /// Exchanges that wait for authorization, in order.
     parked: Vec<Exchange>,
     transport: Transport,
@@ -395,6 +397,7 @@ impl HttpUpstream {
             timers: BTreeMap::new(),
             authorization: None,
             asking: Asking::No,
+            challenge_after_refresh: None,
             parked: Vec::new(),
             transport: Transport::Auto,
             answer_wait: None,

@@ -17,10 +17,25 @@ impl Browser {
     pub fn open(&self, url: &str) -> Result<(), String> {
         eprintln!("mcp-era-bridge: to authorize the server, open {url}");
         match self {
-            Browser::Default => webbrowser::open(url).map_err(|e| format!("cannot open a browser: {e}")),
+            Browser::Default => {
+                // A machine with no display would get a text browser, which webbrowser runs in
+                // the foreground on the bridge's own stdin and stdout: the protocol's.
+                #[cfg(all(unix, not(target_os = "macos")))]
+                if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+                    return Err("no display to open a browser on (--oauth-browser CMD hands the URL to one)".into());
+                }
+                // Off the runtime's thread: opening a browser may take its time.
+                let url = url.to_string();
+                std::thread::spawn(move || {
+                    if let Err(e) = webbrowser::open(&url) {
+                        eprintln!("mcp-era-bridge: cannot open a browser: {e}; open the URL above by hand");
+                    }
+                });
+                Ok(())
+            }
             Browser::Command(command) => {
                 // The command's output goes to stderr: stdout carries the protocol.
-                std::process::Command::new("sh")
+                let mut child = std::process::Command::new("sh")
                     .arg("-c")
                     .arg(format!("{command} \"$1\""))
                     .arg("mcp-era-bridge")
@@ -28,8 +43,10 @@ impl Browser {
                     .stdin(std::process::Stdio::null())
                     .stdout(std::io::stderr())
                     .spawn()
-                    .map(drop)
-                    .map_err(|e| format!("--oauth-browser {command:?}: {e}"))
+                    .map_err(|e| format!("--oauth-browser {command:?}: {e}"))?;
+                // Reaped when it ends, whenever that is.
+                std::thread::spawn(move || child.wait());
+                Ok(())
             }
         }
     }

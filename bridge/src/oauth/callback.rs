@@ -144,6 +144,7 @@ mod tests {
     use super::*;
 
     async fn get(url: &str) -> Result<u16, String> {
+        crate::connect::install_crypto();
         reqwest::get(url).await.map(|r| r.status().as_u16()).map_err(|e| e.to_string())
     }
 

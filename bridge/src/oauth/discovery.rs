@@ -112,8 +112,12 @@ pub async fn resource_metadata(
 ) -> Result<ResourceMetadata, String> {
     let mut tried = Vec::new();
     for url in resource_metadata_urls(server, from_challenge)? {
+        // Metadata that names the authorization server is as trusted as the server's own URL.
+        if server.scheme() == "https" {
+            web.require_secure(&url, "the protected resource metadata")?;
+        }
         match web.get_json::<ResourceMetadata>(&url).await? {
-            Some(metadata) => {
+            Ok(metadata) => {
                 if !resource_covers(&metadata.resource, server) {
                     return Err(format!(
                         "the protected resource metadata at {url} is for {:?}, not for {server}: refused (RFC 9728 §3.3)",
@@ -125,7 +129,7 @@ pub async fn resource_metadata(
                 }
                 return Ok(metadata);
             }
-            None => tried.push(url.to_string()),
+            Err(why) => tried.push(format!("{url} ({why})")),
         }
     }
     Err(format!("the server's protected resource metadata is not at {}", tried.join(" nor at ")))
@@ -139,7 +143,7 @@ pub async fn server_metadata(web: &Web, issuer: &str) -> Result<ServerMetadata, 
     let mut tried = Vec::new();
     for url in server_metadata_urls(&issuer_url) {
         match web.get_json::<ServerMetadata>(&url).await? {
-            Some(metadata) => {
+            Ok(metadata) => {
                 if metadata.issuer != issuer {
                     return Err(format!(
                         "the authorization server metadata at {url} names the issuer {:?}, not {issuer:?}: refused (RFC 8414 §3.3)",
@@ -156,7 +160,7 @@ pub async fn server_metadata(web: &Web, issuer: &str) -> Result<ServerMetadata, 
                 }
                 return Ok(metadata);
             }
-            None => tried.push(url.to_string()),
+            Err(why) => tried.push(format!("{url} ({why})")),
         }
     }
     Err(format!("the authorization server {issuer}'s metadata is not at {}", tried.join(" nor at ")))

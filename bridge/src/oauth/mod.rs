@@ -23,7 +23,8 @@ mod discovery;
 mod store;
 mod web;
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use mcp_era_bridge::http::{AuthReason, Credentials};
@@ -118,6 +119,9 @@ impl Config {
 /// through (step-ups and new logins alike): then the server's refusal is final.
 const MAX_ATTEMPTS: u32 = 3;
 
+/// The soonest a renewal is asked after the last.
+const MIN_RENEWAL: Duration = Duration::from_secs(5);
+
 /// The client name the bridge registers with.
 const CLIENT_NAME: &str = "mcp-era-bridge";
 
@@ -126,10 +130,19 @@ pub struct Authorizer {
     config: Config,
     resource_key: String,
     web: Web,
-    /// The server's file, loaded once and written after each change.
+    /// The server's file as last read or written (under its file lock).
     entry: Mutex<Entry>,
+    /// One flow at a time: the sessions of `--listen` share this.
+    flow: Mutex<()>,
+    /// Bumped whenever the kept credentials change: a session that asks with
+    /// older ones than these gets these, no new flow.
+    generation: AtomicU64,
     /// Authorizations since a request last got through.
     attempts: AtomicU32,
+    /// Step-ups asked per scope set, for the process's life: a server that
+    /// keeps asking for scopes the authorization server never grants is not
+    /// asked for them again and again.
+    step_ups: std::sync::Mutex<HashMap<String, u32>>,
 }
 
 impl std::fmt::Debug for Authorizer {
@@ -144,7 +157,16 @@ impl Authorizer {
         let resource_key = discovery::canonical_resource(&config.server);
         let entry = config.store.load(&resource_key, &config.variant())?;
         let web = Web::new(config.http_timeout, config.allow_http, config.ipv4)?;
-        Ok(Authorizer { resource_key, web, entry: Mutex::new(entry), attempts: AtomicU32::new(0), config })
+        Ok(Authorizer {
+            resource_key,
+            web,
+            entry: Mutex::new(entry),
+            flow: Mutex::new(()),
+            generation: AtomicU64::new(0),
+            attempts: AtomicU32::new(0),
+            step_ups: std::sync::Mutex::new(HashMap::new()),
+            config,
+        })
     }
 
     /// A request got through: the next refusal starts counting again.
@@ -152,26 +174,42 @@ impl Authorizer {
         self.attempts.store(0, Ordering::Relaxed);
     }
 
-    /// The credentials kept from an earlier run, refreshed first when they have expired.
-    pub async fn stored(&self) -> Option<Credentials> {
-        let (issuer, grant) = {
-            let entry = self.entry.lock().await;
-            let issuer = entry.current.clone()?;
-            let grant = entry.grants.get(&issuer)?.clone();
-            (issuer, grant)
-        };
-        let tokens = grant.tokens.as_ref()?;
-        if !expired(tokens) {
-            return Some(self.credentials(tokens));
-        }
-        if self.config.client_credentials {
-            return self.client_credentials(&Challenge::default()).await.ok();
-        }
-        self.refresh(&issuer, &grant).await.ok()
+    fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Relaxed)
     }
 
-    /// What the machine asked: new credentials, or why there are none.
-    pub async fn authorize(&self, reason: AuthReason) -> Result<Credentials, String> {
+    /// The credentials kept (by an earlier run, or another session), refreshed
+    /// first when they have expired; with the generation they are of.
+    pub async fn stored(&self) -> Option<(Credentials, u64)> {
+        let _flow = self.flow.lock().await;
+        let (issuer, grant) = self.current().await?;
+        let tokens = grant.tokens.as_ref()?;
+        let credentials = if !expired(tokens) {
+            self.credentials(tokens)
+        } else if self.config.client_credentials {
+            self.client_credentials(&Challenge::default()).await.ok()?
+        } else {
+            self.refresh(&issuer, &grant).await.ok()?
+        };
+        Some((credentials, self.generation()))
+    }
+
+    /// What the machine asked, for a session whose credentials are of
+    /// generation `seen`: new credentials and their generation, or why there are none.
+    pub async fn authorize(&self, reason: AuthReason, seen: u64) -> Result<(Credentials, u64), String> {
+        let _flow = self.flow.lock().await;
+        // Renewed since this session's were (by another session, or while it waited): those.
+        if self.generation() != seen
+            && let Some((_, grant)) = self.current().await
+            && let Some(tokens) = grant.tokens.as_ref().filter(|t| !expired(t))
+        {
+            return Ok((self.credentials(tokens), self.generation()));
+        }
+        let credentials = self.authorize_once(reason).await?;
+        Ok((credentials, self.generation()))
+    }
+
+    async fn authorize_once(&self, reason: AuthReason) -> Result<Credentials, String> {
         let timeout = self.config.timeout;
         match reason {
             AuthReason::Expiring if self.config.client_credentials => {
@@ -183,12 +221,26 @@ impl Authorizer {
             }
             AuthReason::Challenged { status, www_authenticate } => {
                 let challenge = www_authenticate.as_deref().and_then(Challenge::parse).unwrap_or_default();
-                let attempt = self.attempts.fetch_add(1, Ordering::Relaxed) + 1;
-                if attempt > MAX_ATTEMPTS {
+                let quoted =
+                    || www_authenticate.as_deref().map(|w| format!(", WWW-Authenticate: {w}")).unwrap_or_default();
+                if self.attempts.load(Ordering::Relaxed) >= MAX_ATTEMPTS {
                     return Err(format!(
                         "the server refused the credentials of {MAX_ATTEMPTS} authorizations in a row (HTTP {status}{}): giving up",
-                        www_authenticate.map(|w| format!(", WWW-Authenticate: {w}")).unwrap_or_default()
+                        quoted()
                     ));
+                }
+                if challenge.insufficient_scope() {
+                    let mut asked = challenge.scope.clone().unwrap_or_default();
+                    asked.sort();
+                    let mut step_ups = self.step_ups.lock().unwrap_or_else(|e| e.into_inner());
+                    let n = step_ups.entry(asked.join(" ")).or_insert(0);
+                    *n += 1;
+                    if *n > MAX_ATTEMPTS {
+                        return Err(format!(
+                            "the server asked {MAX_ATTEMPTS} times already for the scopes {asked:?} (HTTP {status}{}): giving up",
+                            quoted()
+                        ));
+                    }
                 }
                 // Asked for scopes the token already has: another authorization would change nothing.
                 if challenge.insufficient_scope()
@@ -203,19 +255,24 @@ impl Authorizer {
                 }
                 // A token refused before its time (revoked, or the server's clock): a refresh first.
                 if status.code == 401
-                    && attempt == 1
+                    && self.attempts.load(Ordering::Relaxed) == 0
                     && let Some((issuer, grant)) = self.current().await
                     && grant.tokens.as_ref().is_some_and(|t| t.refresh_token.is_some())
                     && let Ok(credentials) = self.refresh(&issuer, &grant).await
                 {
+                    self.attempts.fetch_add(1, Ordering::Relaxed);
                     return Ok(credentials);
                 }
-                if self.config.client_credentials {
-                    return self.client_credentials(&challenge).await;
-                }
-                tokio::time::timeout(timeout, self.login(&challenge)).await.unwrap_or_else(|_| {
-                    Err(format!("the authorization did not complete within {timeout:?} (--oauth-timeout)"))
-                })
+                let credentials = if self.config.client_credentials {
+                    self.client_credentials(&challenge).await
+                } else {
+                    tokio::time::timeout(timeout, self.login(&challenge)).await.unwrap_or_else(|_| {
+                        Err(format!("the authorization did not complete within {timeout:?} (--oauth-timeout)"))
+                    })
+                }?;
+                // Counted once had: a flow that failed is no loop.
+                self.attempts.fetch_add(1, Ordering::Relaxed);
+                Ok(credentials)
             }
         }
     }
@@ -232,6 +289,7 @@ impl Authorizer {
         let resource = discovery::resource_metadata(&self.web, server, challenge.resource_metadata.as_deref()).await?;
         // RFC 9728 §7.6 leaves the choice to the client: the first listed.
         let issuer = resource.authorization_servers[0].clone();
+        self.check_binding(&issuer).await?;
         let metadata = discovery::server_metadata(&self.web, &issuer).await?;
         match &metadata.code_challenge_methods_supported {
             Some(methods) if methods.iter().any(|m| m == "S256") => {}
@@ -326,14 +384,19 @@ impl Authorizer {
         let token = request.request_async(&http).await.map_err(|e| token_error("the token request", &e))?;
         let tokens = tokens_of(&token, None, scopes);
         let credentials = self.credentials(&tokens);
-        let mut entry = self.entry.lock().await;
-        entry.current = Some(issuer.clone());
-        let kept = entry.grants.entry(issuer).or_default();
-        kept.resource = resource_parameter;
-        kept.metadata = Some(metadata);
-        kept.client = Some(client);
-        kept.tokens = Some(tokens);
-        self.config.store.save(&entry)?;
+        let client = self.to_keep(client);
+        self.update(|entry| {
+            entry.current = Some(issuer.clone());
+            if self.config.client_id.is_some() {
+                entry.client_issuer = Some(issuer.clone());
+            }
+            let kept = entry.grants.entry(issuer).or_default();
+            kept.resource = resource_parameter;
+            kept.metadata = Some(metadata);
+            kept.client = Some(client);
+            kept.tokens = Some(tokens);
+        })
+        .await?;
         Ok(credentials)
     }
 
@@ -435,13 +498,34 @@ impl Authorizer {
         })
     }
 
-    /// New tokens from the refresh token; the rotated refresh token replaces the old one.
+    /// New tokens from the refresh token; the rotated refresh token replaces
+    /// the old one. Under the server file's lock, read again first: another
+    /// process that refreshed meanwhile has rotated the refresh token, and its
+    /// new tokens are taken instead.
     async fn refresh(&self, issuer: &str, grant: &Grant) -> Result<Credentials, String> {
+        let _file = self.config.store.lock(&self.resource_key, &self.config.variant()).await?;
+        let disk = self.config.store.load(&self.resource_key, &self.config.variant())?;
+        let fresh = disk.grants.get(issuer).cloned().unwrap_or_default();
+        if let Some(tokens) = &fresh.tokens
+            && Some(tokens) != grant.tokens.as_ref()
+            && !expired(tokens)
+        {
+            let credentials = self.credentials(tokens);
+            *self.entry.lock().await = disk;
+            self.generation.fetch_add(1, Ordering::Relaxed);
+            return Ok(credentials);
+        }
+        let grant = if fresh.tokens.is_some() { &fresh } else { grant };
         let (Some(metadata), Some(client), Some(tokens)) = (&grant.metadata, &grant.client, &grant.tokens) else {
             return Err("nothing kept to refresh with".into());
         };
         let refresh_token = tokens.refresh_token.clone().ok_or("the authorization server gave no refresh token")?;
-        let oauth = oauth_client(client, metadata, None)?;
+        let mut client = client.clone();
+        if self.config.client_id.as_ref() == Some(&client.client_id) {
+            // The options' secret, never kept on disk.
+            client.client_secret = self.config.client_secret.clone();
+        }
+        let oauth = oauth_client(&client, metadata, None)?;
         let web = self.web.clone();
         let http = move |request| {
             let web = web.clone();
@@ -455,12 +539,48 @@ impl Authorizer {
         let token = request.request_async(&http).await.map_err(|e| token_error("the refresh", &e))?;
         let renewed = tokens_of(&token, Some(refresh_token), tokens.scopes.clone());
         let credentials = self.credentials(&renewed);
-        let mut entry = self.entry.lock().await;
-        if let Some(kept) = entry.grants.get_mut(issuer) {
-            kept.tokens = Some(renewed);
-        }
+        let mut entry = disk;
+        entry.grants.entry(issuer.to_string()).or_default().tokens = Some(renewed);
         self.config.store.save(&entry)?;
+        *self.entry.lock().await = entry;
+        self.generation.fetch_add(1, Ordering::Relaxed);
         Ok(credentials)
+    }
+
+    /// Changes the server's file under its lock, read again first (another
+    /// process may have written it), and keeps what was written.
+    async fn update(&self, change: impl FnOnce(&mut Entry)) -> Result<(), String> {
+        let _file = self.config.store.lock(&self.resource_key, &self.config.variant()).await?;
+        let mut entry = self.config.store.load(&self.resource_key, &self.config.variant())?;
+        change(&mut entry);
+        self.config.store.save(&entry)?;
+        *self.entry.lock().await = entry;
+        self.generation.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// A client from the options is bound to the first authorization server it
+    /// was used with: its secret is never sent to another one the server's
+    /// metadata names later (client registration, Authorization Server Binding).
+    async fn check_binding(&self, issuer: &str) -> Result<(), String> {
+        let Some(client_id) = &self.config.client_id else { return Ok(()) };
+        match &self.entry.lock().await.client_issuer {
+            Some(bound) if bound != issuer => Err(format!(
+                "the client {client_id:?} (--client-id) was used with the authorization server {bound}, and the server \
+                 now names {issuer}: refused, so that its credentials go nowhere else (if the move is meant, \
+                 --oauth-logout {} first)",
+                self.config.server
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The client as kept on disk: a secret from the options stays in the options.
+    fn to_keep(&self, mut client: Client) -> Client {
+        if self.config.client_id.as_ref() == Some(&client.client_id) {
+            client.client_secret = None;
+        }
+        client
     }
 
     /// `--oauth-logout`: forgets what is kept for the server (whatever the
@@ -514,7 +634,11 @@ impl Authorizer {
                     .or_else(|| challenge.scope.clone())
                     .or_else(|| before.as_ref().map(|t| t.scopes.clone()))
                     .unwrap_or_default();
-                let resource = if self.config.no_resource_parameter { None } else { self.config.resource.clone() };
+                let resource = if self.config.no_resource_parameter {
+                    None
+                } else {
+                    Some(self.config.resource.clone().unwrap_or_else(|| self.resource_key.clone()))
+                };
                 (endpoint.clone(), endpoint.clone(), None, resource, scopes)
             }
             None => {
@@ -522,6 +646,7 @@ impl Authorizer {
                 let resource =
                     discovery::resource_metadata(&self.web, server, challenge.resource_metadata.as_deref()).await?;
                 let issuer = resource.authorization_servers[0].clone();
+                self.check_binding(&issuer).await?;
                 let metadata = discovery::server_metadata(&self.web, &issuer).await?;
                 let scopes = if challenge.scope.is_none() && before.is_some() {
                     before.as_ref().map(|t| t.scopes.clone()).unwrap_or_default()
@@ -560,6 +685,8 @@ impl Authorizer {
             let web = web.clone();
             async move { web.exchange(request).await }
         };
+        // offline_access asks for a refresh token, which this grant never has.
+        let scopes: Vec<String> = scopes.into_iter().filter(|s| s != "offline_access").collect();
         let mut request = oauth.exchange_client_credentials().add_scopes(scopes.iter().cloned().map(Scope::new));
         if let Some(resource) = &resource {
             request = request.add_extra_param("resource", resource);
@@ -568,15 +695,17 @@ impl Authorizer {
             request.request_async(&http).await.map_err(|e| token_error("the client credentials request", &e))?;
         let tokens = tokens_of(&token, None, scopes);
         let credentials = self.credentials(&tokens);
-        let mut entry = self.entry.lock().await;
-        entry.current = Some(issuer.clone());
-        let kept = entry.grants.entry(issuer).or_default();
-        kept.resource = resource;
-        kept.metadata = methods;
-        kept.client =
-            Some(Client { client_id, client_secret: None, token_endpoint_auth_method: method, redirect_uri: None });
-        kept.tokens = Some(tokens);
-        self.config.store.save(&entry)?;
+        self.update(|entry| {
+            entry.current = Some(issuer.clone());
+            entry.client_issuer = Some(issuer.clone());
+            let kept = entry.grants.entry(issuer).or_default();
+            kept.resource = resource;
+            kept.metadata = methods;
+            kept.client =
+                Some(Client { client_id, client_secret: None, token_endpoint_auth_method: method, redirect_uri: None });
+            kept.tokens = Some(tokens);
+        })
+        .await?;
         Ok(credentials)
     }
 
@@ -587,7 +716,9 @@ impl Authorizer {
         let refresh_after = match tokens.expires_at {
             Some(at) if renewable => {
                 let left = Duration::from_secs(at).saturating_sub(now());
-                Some(left.saturating_sub((left / 10).min(Duration::from_secs(60))))
+                // Never sooner than a few seconds: a server that gives tokens of no
+                // lifetime is not asked again and again (a refused one is renewed then).
+                Some(left.saturating_sub((left / 10).min(Duration::from_secs(60))).max(MIN_RENEWAL))
             }
             _ => None,
         };
@@ -605,19 +736,13 @@ fn choose_scopes(
     metadata: &ServerMetadata,
     before: Option<&Tokens>,
 ) -> Vec<String> {
-    let mut scopes: Vec<String> = match (&challenge.scope, &resource.scopes_supported) {
-        (Some(asked), _) => {
-            let mut all = if challenge.insufficient_scope() {
-                before.map(|t| t.scopes.clone()).unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            all.extend(asked.iter().cloned());
-            all
-        }
-        (None, Some(supported)) => supported.clone(),
-        (None, None) => Vec::new(),
-    };
+    // Those had before first: re-authorizing never loses what was granted (the step-up union).
+    let mut scopes: Vec<String> = before.map(|t| t.scopes.clone()).unwrap_or_default();
+    match (&challenge.scope, &resource.scopes_supported) {
+        (Some(asked), _) => scopes.extend(asked.iter().cloned()),
+        (None, Some(supported)) => scopes.extend(supported.iter().cloned()),
+        (None, None) => {}
+    }
     if metadata.scopes_supported.as_ref().is_some_and(|s| s.iter().any(|s| s == "offline_access")) {
         scopes.push("offline_access".into());
     }
@@ -710,4 +835,99 @@ fn tokens_of(token: &BasicTokenResponse, old_refresh: Option<String>, asked: Vec
 
 fn expired(tokens: &Tokens) -> bool {
     tokens.expires_at.is_some_and(|at| Duration::from_secs(at) <= now())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::Router;
+    use axum::routing::get;
+
+    fn config(server: Url, store: Store) -> Config {
+        Config {
+            server,
+            store,
+            client_id: None,
+            client_secret: None,
+            client_metadata_url: None,
+            callback_port: None,
+            browser: Browser::Command("true".into()),
+            timeout: Duration::from_secs(5),
+            http_timeout: Duration::from_secs(5),
+            resource: None,
+            no_resource_parameter: false,
+            authorize_params: Vec::new(),
+            client_metadata: serde_json::Map::new(),
+            allow_http: false,
+            ipv4: false,
+            callback_host: Loopback::Ipv4,
+            callback_path: callback::DEFAULT_PATH.into(),
+            client_credentials: false,
+            token_endpoint: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_pre_registered_client_is_never_sent_to_another_authorization_server_than_its_own() {
+        // A server whose metadata names an authorization server on loopback.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+        let prm =
+            serde_json::json!({"resource": format!("{base}/mcp"), "authorization_servers": [format!("{base}/as")]});
+        let app = Router::new()
+            .route("/.well-known/oauth-protected-resource/mcp", get(move || async move { prm.to_string() }));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let dir = std::env::temp_dir().join(format!("mcp-era-bridge-binding-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::new(Some(dir.clone())).unwrap();
+        let server = Url::parse(&format!("{base}/mcp")).unwrap();
+        // The client was used with another authorization server before.
+        let mut entry = store.load(&discovery::canonical_resource(&server), "").unwrap();
+        entry.client_issuer = Some("https://auth.example.com".into());
+        store.save(&entry).unwrap();
+        let mut config = config(server, store);
+        config.client_id = Some("pre-registered".into());
+        config.client_secret = Some("its-secret".into());
+        let authorizer = Authorizer::new(config).unwrap();
+        let challenge = AuthReason::Challenged {
+            status: mcp_era_bridge::http::Status::new(401, None),
+            www_authenticate: Some("Bearer".into()),
+        };
+        let e = authorizer.authorize(challenge, 0).await.unwrap_err();
+        assert!(e.contains("was used with the authorization server https://auth.example.com"), "{e}");
+        assert!(e.contains(&format!("now names {base}/as: refused")), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn scopes_are_the_challenges_else_the_resources_with_those_had_before_and_offline_access_when_offered() {
+        let resource = discovery::ResourceMetadata {
+            resource: "https://mcp.example.com/mcp".into(),
+            authorization_servers: vec!["https://as.example.com".into()],
+            scopes_supported: Some(vec!["read".into()]),
+        };
+        let metadata = |offline: bool| ServerMetadata {
+            issuer: "https://as.example.com".into(),
+            authorization_endpoint: "https://as.example.com/a".into(),
+            token_endpoint: "https://as.example.com/t".into(),
+            registration_endpoint: None,
+            scopes_supported: Some(if offline { vec!["read".into(), "offline_access".into()] } else { vec![] }),
+            token_endpoint_auth_methods_supported: None,
+            code_challenge_methods_supported: Some(vec!["S256".into()]),
+            client_id_metadata_document_supported: None,
+            authorization_response_iss_parameter_supported: None,
+        };
+        let challenge = |header: &str| Challenge::parse(header).unwrap();
+        let had =
+            Tokens { access_token: "a".into(), refresh_token: None, expires_at: None, scopes: vec!["read".into()] };
+        assert_eq!(choose_scopes(&challenge(r#"Bearer scope="write""#), &resource, &metadata(false), None), ["write"]);
+        assert_eq!(choose_scopes(&challenge("Bearer"), &resource, &metadata(false), None), ["read"]);
+        let step_up = challenge(r#"Bearer error="insufficient_scope", scope="write""#);
+        assert_eq!(
+            choose_scopes(&step_up, &resource, &metadata(true), Some(&had)),
+            ["read", "write", "offline_access"]
+        );
+        let none = discovery::ResourceMetadata { scopes_supported: None, ..resource.clone() };
+        assert!(choose_scopes(&challenge("Bearer"), &none, &metadata(false), None).is_empty());
+    }
 }

@@ -66,6 +66,10 @@ pub struct Entry {
     /// The issuer last authorized with: the one whose token is sent first next run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<String>,
+    /// The issuer a client from the options (`--client-id`) was first used
+    /// with: never sent to another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_issuer: Option<String>,
     /// By issuer.
     #[serde(default)]
     pub grants: BTreeMap<String, Grant>,
@@ -123,7 +127,8 @@ impl Store {
         let fail = |e: std::io::Error| format!("{}: {e}", path.display());
         create_private_dir(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
         let text = serde_json::to_vec_pretty(entry).map_err(|e| e.to_string())?;
-        let temp = path.with_extension(format!("json.{}.tmp", std::process::id()));
+        // A name no one can guess, created new: nothing planted there can take the tokens.
+        let temp = path.with_extension(format!("json.{}.tmp", uuid::Uuid::new_v4().simple()));
         {
             use std::io::Write;
             let mut file = private_file(&temp).map_err(fail)?;
@@ -135,6 +140,18 @@ impl Store {
         })
     }
 
+    /// Holds the file of `server` and `variant` for this process alone (other
+    /// bridges reading and writing it wait) until the guard is dropped.
+    pub async fn lock(&self, server: &str, variant: &str) -> Result<std::fs::File, String> {
+        create_private_dir(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
+        let path = self.path(server, variant).with_extension("lock");
+        let file = lock_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        tokio::task::spawn_blocking(move || file.lock().map(|()| file))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| format!("cannot lock {}: {e}", path.display()))
+    }
+
     /// Forgets everything kept for `server`, whatever its variant (`--oauth-logout`); how many files there were.
     pub fn forget(&self, server: &str) -> Result<usize, String> {
         let entries = match std::fs::read_dir(&self.dir) {
@@ -144,6 +161,9 @@ impl Store {
         };
         let mut forgot = 0;
         for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
             let Ok(bytes) = std::fs::read(&path) else { continue };
             let Ok(entry) = serde_json::from_slice::<Entry>(&bytes) else { continue };
             if entry.server == server {
@@ -155,10 +175,25 @@ impl Store {
     }
 }
 
+/// The folder, made the user's alone: created 0700, or, when it exists, refused
+/// unless it is the user's, and closed to others if it was open.
 #[cfg(unix)]
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    let meta = std::fs::metadata(dir)?;
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let me = unsafe { libc::getuid() };
+    if meta.uid() != me {
+        return Err(std::io::Error::other(format!(
+            "the folder is user {}'s, not yours: tokens are not kept there",
+            meta.uid()
+        )));
+    }
+    if meta.permissions().mode() & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
 }
 
 #[cfg(not(unix))]
@@ -169,12 +204,23 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(unix)]
 fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(path)
+    std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)
 }
 
 #[cfg(not(unix))]
 fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(path)
+    std::fs::OpenOptions::new().write(true).create_new(true).open(path)
+}
+
+#[cfg(unix)]
+fn lock_file(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).mode(0o600).open(path)
+}
+
+#[cfg(not(unix))]
+fn lock_file(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)
 }
 
 #[cfg(test)]
@@ -211,6 +257,14 @@ mod tests {
             assert_eq!(mode(store.dir()), 0o700);
         }
         assert_eq!(std::fs::read_dir(store.dir()).unwrap().count(), 2, "no temporary file left");
+        // A folder open to others is closed when tokens are written there.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(store.dir(), std::fs::Permissions::from_mode(0o755)).unwrap();
+            store.save(&entry).unwrap();
+            assert_eq!(std::fs::metadata(store.dir()).unwrap().permissions().mode() & 0o777, 0o700);
+        }
         assert_eq!(store.forget(server).unwrap(), 2, "both variants");
         assert_eq!(store.forget(server).unwrap(), 0);
         assert_eq!(store.load(server, "").unwrap().grants.len(), 0);

@@ -55,8 +55,10 @@ impl Web {
         }
     }
 
-    /// The JSON document at `url`; `None` when the server has none there (any status but 2xx).
-    pub async fn get_json<T: DeserializeOwned>(&self, url: &Url) -> Result<Option<T>, String> {
+    /// The JSON document at `url`: `Err` when it cannot be asked (the
+    /// connection), `Ok(Err(why))` when it is not there (a status but 2xx, or
+    /// something that is not the document: a catch-all page), for the next URL to be tried.
+    pub async fn get_json<T: DeserializeOwned>(&self, url: &Url) -> Result<Result<T, String>, String> {
         let response = self
             .client
             .get(url.clone())
@@ -65,10 +67,10 @@ impl Web {
             .await
             .map_err(|e| format!("GET {url}: {}", describe(&e)))?;
         if !response.status().is_success() {
-            return Ok(None);
+            return Ok(Err(format!("HTTP {}", response.status())));
         }
         let body = read(response).await.map_err(|e| format!("GET {url}: {e}"))?;
-        serde_json::from_slice(&body).map(Some).map_err(|e| format!("GET {url}: not the document expected: {e}"))
+        Ok(serde_json::from_slice(&body).map_err(|e| format!("not the document: {e}")))
     }
 
     /// POSTs `body` as JSON; the answer's status and JSON body.

@@ -15,11 +15,26 @@ impl HttpUpstream {
     ) {
         let Some(exchange) = self.exchanges.remove(&stream) else { return };
         out.push(UpstreamAction::Stop(stream));
+        // Refused for credentials that have since been replaced (it was out when they
+        // were): sent again with the new ones, nothing asked.
+        let sent = exchange.request.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(AUTHORIZATION)).map(|(_, v)| v);
+        if self.asking == Asking::No && self.authorization.is_some() && sent != self.authorization.as_ref() {
+            return self.start(exchange, out);
+        }
         out.push(UpstreamAction::Log(format!("the server asks for authorization (HTTP {status})")));
         self.parked.push(exchange);
-        if self.asking != Asking::Challenge {
-            self.asking = Asking::Challenge;
-            out.push(UpstreamAction::Authorize(AuthReason::Challenged { status, www_authenticate }));
+        let reason = AuthReason::Challenged { status, www_authenticate };
+        match self.asking {
+            Asking::No => {
+                self.asking = Asking::Challenge;
+                out.push(UpstreamAction::Authorize(reason));
+            }
+            // One question at a time: the refresh's answer may do; if not, this is asked then.
+            Asking::Refresh => {
+                self.asking = Asking::Challenge;
+                self.challenge_after_refresh = Some(reason);
+            }
+            Asking::Challenge => {}
         }
     }
 
@@ -27,6 +42,13 @@ impl HttpUpstream {
     /// credentials, or end with why there are none.
     pub(super) fn authorized(&mut self, answer: Result<Credentials, String>, out: &mut Vec<UpstreamAction>) {
         let was = std::mem::replace(&mut self.asking, Asking::No);
+        let after_refresh = self.challenge_after_refresh.take();
+        if let (Err(why), Some(reason)) = (&answer, after_refresh) {
+            // The refresh failed and requests wait: the challenge they met is asked now.
+            out.push(UpstreamAction::Log(format!("the credentials could not be refreshed: {why}")));
+            self.asking = Asking::Challenge;
+            return out.push(UpstreamAction::Authorize(reason));
+        }
         let parked = std::mem::take(&mut self.parked);
         match answer {
             Ok(credentials) => {
