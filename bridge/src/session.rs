@@ -29,8 +29,8 @@ use serde_json::Value;
 
 use crate::ignore::IgnoredTools;
 use crate::{
-    Bridge, Era, LEGACY_VERSIONS, PROBE_ID, ProbeFault, ServerEra, To, client_era, discover_probe, error_response,
-    method, modern, server_era,
+    Bridge, Era, LEGACY_VERSIONS, MODERN_VERSION, PROBE_ID, ProbeFault, ServerEra, To, client_era, discover_probe,
+    error_response, method, modern, server_era,
 };
 
 /// How long a server may take, from its start, to answer the probe (or a
@@ -136,6 +136,8 @@ pub struct Session {
     wait: Duration,
     /// The server was started again after exiting on the probe.
     restarted: bool,
+    /// The probe was sent again after the server named the version it takes.
+    probe_retried: bool,
     /// The probe's answer may still come while lines pass: it is not passed on.
     probe_outstanding: bool,
     /// `--ignore-tool`: tools the client neither sees nor calls.
@@ -158,6 +160,7 @@ impl Session {
             started: now,
             wait,
             restarted: false,
+            probe_retried: false,
             probe_outstanding: false,
             ignored: IgnoredTools::default(),
         };
@@ -404,6 +407,22 @@ impl Session {
             return;
         };
         self.probe_outstanding = false;
+        // Version negotiation (2026-07-28's `UnsupportedProtocolVersion`): a server that
+        // refuses the probe's version but names it among those it takes is asked once again,
+        // as a client retries with a version from `supported`.
+        let supported = answer.pointer("/error/data/supported").and_then(Value::as_array);
+        if !self.probe_retried
+            && answer.pointer("/error/code").and_then(Value::as_i64) == Some(modern::UNSUPPORTED_PROTOCOL_VERSION)
+            && supported.is_some_and(|s| s.iter().any(|v| v == MODERN_VERSION))
+        {
+            self.probe_retried = true;
+            out.push(Action::Log(format!(
+                "the server refused server/discover's version but names {MODERN_VERSION} among those it takes: asked again"
+            )));
+            out.push(Action::Send(To::Server, discover_probe().to_string()));
+            self.probe_outstanding = true;
+            return;
+        }
         match server_era(&answer) {
             // A result that is no DiscoverResult (`{}`): what a legacy server that answers
             // every method gives; taken for legacy, unless the user said the server is modern.

@@ -208,6 +208,25 @@ fn a_server_that_refuses_the_probe_as_a_modern_server_would_ends_the_session_ans
 }
 
 #[test]
+fn a_server_that_refuses_the_probes_version_but_names_it_among_those_it_takes_is_asked_once_again() {
+    let (mut s, _) = probed(modern_request(4, "tools/list"));
+    let refusal = json!({"jsonrpc": "2.0", "id": PROBE_ID, "error": {"code": -32022, "message": "Unsupported protocol version",
+        "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}});
+    let actions = s.handle(Input::FromServer(refusal.to_string()));
+    let again = sent(&actions, To::Server);
+    assert_eq!(again.len(), 1, "{actions:?}");
+    assert_eq!((again[0]["method"].clone(), again[0]["id"].clone()), (json!("server/discover"), json!(PROBE_ID)));
+    assert!(sent(&actions, To::Client).is_empty(), "the client's request still waits: {actions:?}");
+    // Once only: the same refusal again ends the session, answering what waits.
+    let actions = s.handle(Input::FromServer(refusal.to_string()));
+    assert!(
+        matches!(actions.last(), Some(Action::Finish(Err(why))) if why.contains("refused server/discover")),
+        "{actions:?}"
+    );
+    assert_eq!(sent(&actions, To::Client)[0]["id"], 4);
+}
+
+#[test]
 fn a_server_that_exits_on_the_probe_is_started_again_once_and_spoken_to_as_legacy() {
     let (mut s, _) = probed(modern_request(1, "tools/list"));
     let actions = s.handle(Input::ServerGone);

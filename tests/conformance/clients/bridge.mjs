@@ -10,11 +10,14 @@ import { createInterface } from 'node:readline';
 // The bridge started, and the client's side of it: `send` a request (its
 // response, whole), `notify`, `answering` the bridge's requests with a
 // function (its result, or null for "method not found"), and `finish`.
-export function bridged(usage) {
-  const args = process.argv.slice(2);
-  const url = args.at(-1);
-  const at = args.indexOf('--bridge');
-  const bridge = at < 0 ? undefined : args[at + 1];
+// The bridge's command line for the scenario whose mock server is at the URL
+// (the last argument; `--bridge BRIDGE` before it), and the folder to remove
+// when done: `{ bridge, args, store }`.
+export function bridgeCommand(usage) {
+  const argv = process.argv.slice(2);
+  const url = argv.at(-1);
+  const at = argv.indexOf('--bridge');
+  const bridge = at < 0 ? undefined : argv[at + 1];
   if (!bridge || !url) {
     console.error(`usage: ${usage}`);
     process.exit(2);
@@ -33,7 +36,16 @@ export function bridged(usage) {
   }
   // The one extension the bridge does: a client signing in as itself, as its user would configure it.
   if (process.env.MCP_CONFORMANCE_SCENARIO === 'auth/client-credentials-basic') oauth.push('--client-credentials');
-  const child = spawn(bridge, ['--connect', url, ...oauth], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return { bridge, args: ['--connect', url, ...oauth], store };
+}
+
+export function removeStore(store) {
+  rmSync(store, { recursive: true, force: true });
+}
+
+export function bridged(usage) {
+  const { bridge, args, store } = bridgeCommand(usage);
+  const child = spawn(bridge, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map();
   let next = 1;
   let answer = () => null;
@@ -84,7 +96,7 @@ export function bridged(usage) {
         if (child.exitCode !== null) resolve();
         else child.on('exit', resolve);
       });
-      rmSync(store, { recursive: true, force: true });
+      removeStore(store);
       process.exit(status);
     },
   };

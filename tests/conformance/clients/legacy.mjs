@@ -1,48 +1,33 @@
-// A 2025-11-25 client for the conformance suite's client scenarios, on stdio
-// through the era bridge: the suite runs `node legacy.mjs --bridge BRIDGE URL`
-// with its mock server's URL last; this starts `BRIDGE --connect URL` and
-// speaks the initialize handshake to it, so the mock server, which speaks
-// 2026-07-28, scores what the bridge does for a legacy client: its `_meta` and
-// headers on every request, its tool headers, its input_required rounds asked
-// as requests (answered here as a user would: a form's defaults, a sampled
-// text, no roots). Every scenario gets the same run: the tools listed and each
-// called (with the arguments the scenario's context names, else ones made from
-// its input schema), the resources listed and each read, the prompts listed and
-// each got. Plain Node, no packages.
-import { bridged } from './bridge.mjs';
+// A 2025-11-25 client for the conformance suite's client scenarios, on the
+// TypeScript SDK 1.x (its `Client` over `StdioClientTransport`, the SDK the
+// runner installs, named by `--sdk DIR`), on stdio through the era bridge: the
+// suite runs `node legacy.mjs --sdk DIR --bridge BRIDGE URL` with its mock
+// server's URL last; the SDK starts `BRIDGE --connect URL` and speaks the
+// initialize handshake to it, so the mock server scores what the bridge does
+// for a legacy client: passed through to a 2025-11-25 server; to a 2026-07-28
+// one, its `_meta` and headers on every request, its tool headers, its
+// input_required rounds asked as requests (answered here as a user would: a
+// form's defaults, a sampled text, no roots); OAuth either way. Every scenario
+// gets the same run: the tools listed and each called (with the arguments the
+// scenario's context names, else ones made from its input schema), the
+// resources listed and each read, the prompts listed and each got.
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { bridgeCommand, removeStore } from './bridge.mjs';
 
+const usage = 'node legacy.mjs --sdk DIR --bridge BRIDGE URL';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
-const bridge = bridged('node legacy.mjs --bridge BRIDGE URL');
-
-// What a user would answer each of the server's questions with.
-function answer(method, params) {
-  switch (method) {
-    case 'elicitation/create': {
-      const properties = params?.requestedSchema?.properties ?? {};
-      const content = Object.fromEntries(
-        Object.entries(properties).map(([k, p]) => [k, p.default ?? example(p)]),
-      );
-      return { action: 'accept', content };
-    }
-    case 'sampling/createMessage':
-      return { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'conformance' };
-    case 'roots/list':
-      return { roots: [] };
-    case 'ping':
-      return {};
-    default:
-      return null;
-  }
+const argv = process.argv.slice(2);
+const sdk = argv[argv.indexOf('--sdk') + 1];
+if (!argv.includes('--sdk') || !sdk) {
+  console.error(`usage: ${usage}`);
+  process.exit(2);
 }
-
-bridge.answering(answer);
-
-async function request(method, params = {}) {
-  const response = await bridge.send(method, params);
-  if (response.error) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
-  return response.result;
-}
+const load = (file) => import(pathToFileURL(join(sdk, 'dist/esm', file)).href);
+const { Client } = await load('client/index.js');
+const { StdioClientTransport } = await load('client/stdio.js');
+const { ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema } = await load('types.js');
 
 // A value of a JSON schema's type, for arguments the context does not give.
 function example(schema = {}) {
@@ -70,14 +55,28 @@ function argumentsFor(tool) {
   return Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, example(p)]));
 }
 
-async function run() {
-  const init = await request('initialize', {
-    protocolVersion: '2025-11-25',
-    capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
-    clientInfo: { name: 'mcp-spec-conformance-legacy-client', version: '0.1.0' },
-  });
-  bridge.notify('notifications/initialized');
-  const offered = init.capabilities ?? {};
+const { bridge, args, store } = bridgeCommand(usage);
+const client = new Client(
+  { name: 'mcp-spec-conformance-legacy-client', version: '0.1.0' },
+  { capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} } },
+);
+// What a user would answer each of the server's questions with.
+client.setRequestHandler(ElicitRequestSchema, (request) => {
+  const properties = request.params?.requestedSchema?.properties ?? {};
+  const content = Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, p.default ?? example(p)]));
+  return { action: 'accept', content };
+});
+client.setRequestHandler(CreateMessageRequestSchema, () => ({
+  role: 'assistant',
+  content: { type: 'text', text: 'ok' },
+  model: 'conformance',
+}));
+client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
+
+let status = 0;
+try {
+  await client.connect(new StdioClientTransport({ command: bridge, args, stderr: 'inherit' }));
+  const offered = client.getServerCapabilities() ?? {};
   const failures = [];
   const attempt = async (what, f) => {
     try {
@@ -87,28 +86,33 @@ async function run() {
     }
   };
   if (offered.tools) {
-    const { tools } = await request('tools/list');
+    const { tools } = await client.listTools();
     for (const tool of tools) {
-      await attempt(`tools/call ${tool.name}`, () => request('tools/call', { name: tool.name, arguments: argumentsFor(tool) }));
+      await attempt(`tools/call ${tool.name}`, () => client.callTool({ name: tool.name, arguments: argumentsFor(tool) }));
     }
   }
   if (offered.resources) {
     await attempt('resources', async () => {
-      const { resources } = await request('resources/list');
-      for (const r of resources) await request('resources/read', { uri: r.uri });
+      const { resources } = await client.listResources();
+      for (const r of resources) await client.readResource({ uri: r.uri });
     });
   }
   if (offered.prompts) {
     await attempt('prompts', async () => {
-      const { prompts } = await request('prompts/list');
+      const { prompts } = await client.listPrompts();
       for (const p of prompts) {
-        const args = Object.fromEntries((p.arguments ?? []).map((a) => [a.name, 'x']));
-        await request('prompts/get', { name: p.name, arguments: args });
+        const promptArgs = Object.fromEntries((p.arguments ?? []).map((a) => [a.name, 'x']));
+        await client.getPrompt({ name: p.name, arguments: promptArgs });
       }
     });
   }
   // A scenario's mock may refuse what it does not serve; what it scores is on its side.
   for (const f of failures) console.error(`legacy client (${scenario}): ${f}`);
+} catch (e) {
+  console.error(`legacy client (${scenario}): ${e.message}`);
+  status = 1;
 }
-
-await bridge.finish(`legacy client (${scenario})`, run);
+// Ends the bridge as a stdio client does (its input closed), then exits.
+await client.close();
+removeStore(store);
+process.exit(status);

@@ -8,6 +8,7 @@
 import { bridged } from './bridge.mjs';
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
 const bridge = bridged('node modern.mjs --bridge BRIDGE URL');
 
 const meta = {
@@ -63,10 +64,40 @@ async function run() {
     case 'elicitation-sep1034-client-defaults':
       await request('tools/call', { name: named('test_client_elicitation_defaults').name, arguments: {} });
       break;
-    default:
-      // initialize, tools_call: the first tool, with the arguments the suite's own client gives.
-      if (tools[0]) await request('tools/call', { name: tools[0].name, arguments: { a: 2, b: 3 } });
+    default: {
+      // Every tool, with the arguments the scenario's context names, else (initialize,
+      // tools_call) the suite's own client's { a: 2, b: 3 } where the tool takes them, else
+      // ones made from its input schema.
+      for (const tool of tools) {
+        const given = (context.toolCalls ?? []).find((c) => c.name === tool.name);
+        await request('tools/call', { name: tool.name, arguments: given?.arguments ?? argumentsFor(tool) });
+      }
+    }
   }
+}
+
+// Arguments from a tool's input schema.
+function argumentsFor(tool) {
+  const properties = tool.inputSchema?.properties ?? {};
+  if (properties.a && properties.b) return { a: 2, b: 3 };
+  const example = (schema = {}) => {
+    if (schema.enum) return schema.enum[0];
+    switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {
+      case 'number':
+        return 1.5;
+      case 'integer':
+        return 1;
+      case 'boolean':
+        return true;
+      case 'array':
+        return [];
+      case 'object':
+        return {};
+      default:
+        return 'x';
+    }
+  };
+  return Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, example(p)]));
 }
 
 await bridge.finish(`modern client (${scenario})`, run);

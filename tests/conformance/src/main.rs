@@ -117,8 +117,20 @@ fn runs() -> Vec<Run> {
         Run {
             name: "bridge-as-legacy-client-2026-07-28".into(),
             revision: "2026-07-28",
-            what: "a 2025-11-25 client (`clients/legacy.mjs`) through the bridge (`--connect`) to each 2026-07-28 client scenario's mock server".into(),
+            what: "a 2025-11-25 client (`clients/legacy.mjs`, on the TypeScript SDK 1.x) through the bridge (`--connect`) to each 2026-07-28 client scenario's mock server".into(),
             leg: Leg::Client { script: Some("legacy.mjs") },
+        },
+        Run {
+            name: "bridge-passing-legacy-client-2025-11-25".into(),
+            revision: "2025-11-25",
+            what: "a 2025-11-25 client (`clients/legacy.mjs`) through the bridge (`--connect`), passed through to each 2025-11-25 client scenario's mock server".into(),
+            leg: Leg::Client { script: Some("legacy.mjs") },
+        },
+        Run {
+            name: "bridge-passing-modern-client-2026-07-28".into(),
+            revision: "2026-07-28",
+            what: "a 2026-07-28 client (`clients/modern.mjs`) through the bridge (`--connect`), passed through to each 2026-07-28 client scenario's mock server".into(),
+            leg: Leg::Client { script: Some("modern.mjs") },
         },
     ]);
     runs.extend(REVISIONS.iter().map(|&revision| Run {
@@ -265,8 +277,12 @@ impl Runner {
                 // starts a bridge of its own (stdio), so nothing is shared between them.
                 let script = workspace_root().join("tests/conformance/clients").join(script);
                 let bridge = mcp_spec_testkit::as_installed("mcp-era-bridge", "mcp-era-bridge");
-                let command =
-                    [self.node.as_path(), &script, Path::new("--bridge"), &bridge].map(|p| p.display().to_string());
+                // The TypeScript SDK the runner brings (1.x, pinned by its lock), for clients built on it.
+                let sdk =
+                    self.cli.parent().and_then(Path::parent).and_then(Path::parent).ok_or("the runner's folder")?;
+                let sdk = sdk.join("sdk");
+                let command = [self.node.as_path(), &script, Path::new("--sdk"), &sdk, Path::new("--bridge"), &bridge]
+                    .map(|p| p.display().to_string());
                 runner.args(["--command", &one_line(&command)?]);
             }
             Leg::Client { script: None } => {
