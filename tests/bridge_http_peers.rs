@@ -597,3 +597,36 @@ fn legacy_stdio_clients_pass_every_check_through_connect_and_the_readme_says_wha
         .collect();
     assert_eq!(said, they_missed, "bridge/README.md's mcp-remote table against this run");
 }
+
+#[test]
+fn every_option_mcp_remote_reads_has_a_row_in_the_bridge_readmes_table() {
+    let readme = std::fs::read_to_string(mcp_spec_testkit::workspace_root().join("bridge/README.md")).unwrap();
+    let start = readme.find("<!-- mcp-remote options -->").expect("bridge/README.md: the options table's marker");
+    let section = &readme[start..];
+    let section = &section[..section[3..].find("\n### ").map_or(section.len(), |e| e + 3)];
+    // The first column of each row: what mcp-remote takes.
+    let theirs: String = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("|---"))
+        .filter_map(|l| l.trim_matches('|').split(" | ").next().map(String::from))
+        .collect::<Vec<_>>()
+        .join("\n");
+    // The options mcp-remote's own code reads, from its code (`"--name"` literals).
+    let dist = peers::node().join("node_modules/mcp-remote/dist");
+    let mut options = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(&dist).unwrap() {
+        let code = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
+        for (at, _) in code.match_indices("\"--") {
+            let rest = &code[at + 1..];
+            let name: String =
+                rest.chars().take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-').collect();
+            if name.len() > 2 && rest[name.len()..].starts_with('"') {
+                options.insert(name);
+            }
+        }
+    }
+    assert!(options.len() >= 30, "mcp-remote's options read from {}: {options:?}", dist.display());
+    let missing: Vec<&String> =
+        options.iter().filter(|o| !theirs.contains(&format!("`{o}")) && !theirs.contains(&format!(" {o}"))).collect();
+    assert!(missing.is_empty(), "mcp-remote options without a row in bridge/README.md: {missing:?}");
+}
