@@ -183,6 +183,10 @@ pub(crate) struct Cli {
     #[arg(long, requires = "client_credentials", env = "MCP_ERA_BRIDGE_TOKEN_ENDPOINT", value_name = "URL", value_parser = http_url)]
     token_endpoint: Option<reqwest::Url>,
 
+    /// Sign in with a code entered on any machine (the device authorization grant): no browser or redirect here
+    #[arg(long, requires = "connect", conflicts_with = "client_credentials", env = "MCP_ERA_BRIDGE_DEVICE_CODE")]
+    device_code: bool,
+
     /// Connect over IPv4 only (for hosts whose IPv6 routes swallow connections)
     #[arg(long, requires = "connect", env = "MCP_ERA_BRIDGE_IPV4")]
     ipv4: bool,
@@ -395,6 +399,7 @@ impl Cli {
                         callback_path: self.oauth_callback_path,
                         client_credentials: self.client_credentials,
                         token_endpoint: self.token_endpoint.map(String::from),
+                        device_code: self.device_code,
                     };
                     let authorizer = crate::oauth::Authorizer::new(config)
                         .map_err(|e| usage(ErrorKind::Io, format!("the OAuth store: {e}")))?;

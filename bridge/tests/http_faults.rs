@@ -278,6 +278,69 @@ fn a_server_asking_for_authorization_is_an_error_naming_its_challenge_and_a_toke
 }
 
 #[test]
+fn the_device_code_flow_shows_the_code_polls_until_the_user_approves_and_the_call_goes_through() {
+    let port_file = scratch("device");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/device_server.py");
+    let mut server = Command::new("python3").arg(script).arg(&port_file).spawn().unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    let port = loop {
+        if let Ok(port) = std::fs::read_to_string(&port_file) {
+            break port;
+        }
+        assert!(Instant::now() < until, "the device server did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let log = scratch("device-bridge.log");
+    let store = scratch("device-store");
+    // The user: approves a second after the code is shown, on "another machine".
+    let browser = "sleep 1; python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1])'";
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let args =
+        ["--connect", &url, "--device-code", "--oauth-browser", browser, "--oauth-store", &store.display().to_string()];
+    let mut child = Command::new(bridge_bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{}", modern_call(1, "private")).unwrap();
+    let mut answer = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut answer).unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let _ = server.kill();
+    let _ = server.wait();
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    let stderr = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!("authorized")), "{answer}\n{stderr}");
+    assert!(
+        stderr.contains(&format!("visit http://127.0.0.1:{port}/activate and enter the code WDJB-MJHT")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("dc-s3cret"), "the device code is never shown: {stderr}");
+    let seen: Vec<Value> = std::fs::read_to_string(format!("{}.log", port_file.display()))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let registered: Vec<&Value> = seen.iter().filter(|r| r["POST"] == "/register").collect();
+    assert_eq!(registered.len(), 1);
+    assert_eq!(registered[0]["body"]["grant_types"][0], "urn:ietf:params:oauth:grant-type:device_code");
+    assert!(registered[0]["body"].get("redirect_uris").is_none(), "no redirect for the device flow");
+    let device: Vec<&Value> = seen.iter().filter(|r| r["POST"] == "/device").collect();
+    assert_eq!(device[0]["form"]["resource"], json!(url), "the resource parameter");
+    let polls: Vec<&Value> = seen.iter().filter(|r| r["POST"] == "/token").collect();
+    assert!(polls.len() >= 2 && polls.last().unwrap()["approved"] == true, "polled until approved: {polls:?}");
+    assert_eq!(polls[0]["form"]["grant_type"], "urn:ietf:params:oauth:grant-type:device_code");
+    for pair in polls.windows(2) {
+        let gap = pair[1]["at"].as_f64().unwrap() - pair[0]["at"].as_f64().unwrap();
+        assert!(gap >= 0.9, "polled at the interval the server named (1 s): {gap}");
+    }
+}
+
+#[test]
 fn an_http_sse_endpoint_on_another_origin_is_refused_and_nothing_is_sent_there() {
     let server = FaultServer::start("foreign-endpoint", &[]);
     let url = server.url.replace("/mcp", "/foreign/sse");

@@ -37,6 +37,9 @@ pub struct ServerMetadata {
     pub client_id_metadata_document_supported: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authorization_response_iss_parameter_supported: Option<bool>,
+    /// RFC 8628's device authorization endpoint (`--device-code`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_authorization_endpoint: Option<String>,
 }
 
 /// The server's canonical URI (RFC 8707 §2): its URL without a fragment, and
@@ -154,6 +157,7 @@ pub async fn server_metadata(web: &Web, issuer: &str) -> Result<ServerMetadata, 
                     [("authorization", &metadata.authorization_endpoint), ("token", &metadata.token_endpoint)]
                         .into_iter()
                         .chain(metadata.registration_endpoint.as_ref().map(|e| ("registration", e)))
+                        .chain(metadata.device_authorization_endpoint.as_ref().map(|e| ("device authorization", e)))
                 {
                     let url = Url::parse(endpoint).map_err(|e| format!("the {what} endpoint {endpoint:?}: {e}"))?;
                     web.require_secure(&url, &format!("the {what} endpoint"))?;

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use mcp_era_bridge::http::{AuthReason, Credentials};
-use oauth2::basic::{BasicClient, BasicErrorResponse, BasicTokenResponse};
+use oauth2::basic::{BasicClient, BasicTokenResponse};
 use oauth2::{
     AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, RedirectUrl,
     RefreshToken, RequestTokenError, Scope, TokenResponse, TokenUrl,
@@ -86,6 +86,9 @@ pub struct Config {
     pub client_credentials: bool,
     /// `--token-endpoint`: with client credentials, where to ask, without discovery.
     pub token_endpoint: Option<String>,
+    /// `--device-code`: the device authorization grant (RFC 8628): a code to
+    /// enter on any machine, no browser or redirect here.
+    pub device_code: bool,
 }
 
 impl Config {
@@ -105,6 +108,9 @@ impl Config {
         if self.client_credentials {
             parts.push("grant=client_credentials".into());
         }
+        if self.device_code {
+            parts.push("grant=device_code".into());
+        }
         parts.join("\n")
     }
 
@@ -118,6 +124,9 @@ impl Config {
 /// At most this many authorizations in a row without a request getting
 /// through (step-ups and new logins alike): then the server's refusal is final.
 const MAX_ATTEMPTS: u32 = 3;
+
+/// The device authorization grant's type (RFC 8628 §3.4).
+const DEVICE_CODE_GRANT: &str = "urn:ietf:params:oauth:grant-type:device_code";
 
 /// The soonest a renewal is asked after the last.
 const MIN_RENEWAL: Duration = Duration::from_secs(5);
@@ -265,6 +274,10 @@ impl Authorizer {
                 }
                 let credentials = if self.config.client_credentials {
                     self.client_credentials(&challenge).await
+                } else if self.config.device_code {
+                    tokio::time::timeout(timeout, self.device_login(&challenge)).await.unwrap_or_else(|_| {
+                        Err(format!("the authorization did not complete within {timeout:?} (--oauth-timeout)"))
+                    })
                 } else {
                     tokio::time::timeout(timeout, self.login(&challenge)).await.unwrap_or_else(|_| {
                         Err(format!("the authorization did not complete within {timeout:?} (--oauth-timeout)"))
@@ -400,6 +413,105 @@ impl Authorizer {
         Ok(credentials)
     }
 
+    /// The device authorization grant (RFC 8628, `--device-code`): the user
+    /// enters a code shown on stderr at the authorization server's page, on any
+    /// machine; the token endpoint is polled at the interval it names meanwhile.
+    async fn device_login(&self, challenge: &Challenge) -> Result<Credentials, String> {
+        let server = &self.config.server;
+        let resource = discovery::resource_metadata(&self.web, server, challenge.resource_metadata.as_deref()).await?;
+        let issuer = resource.authorization_servers[0].clone();
+        self.check_binding(&issuer).await?;
+        let metadata = discovery::server_metadata(&self.web, &issuer).await?;
+        let device_endpoint = metadata.device_authorization_endpoint.clone().ok_or_else(|| {
+            format!(
+                "the authorization server {issuer} offers no device authorization (--device-code): use the browser flow"
+            )
+        })?;
+        let grant = self.entry.lock().await.grants.get(&issuer).cloned().unwrap_or_default();
+        let scopes = self.scopes(challenge, &resource, &metadata, grant.tokens.as_ref());
+        let resource_parameter = self.resource_parameter(&resource);
+        let client = match (&self.config.client_id, grant.client.filter(|c| c.redirect_uri.is_none())) {
+            (Some(client_id), _) => Client {
+                client_id: client_id.clone(),
+                client_secret: self.config.client_secret.clone(),
+                token_endpoint_auth_method: auth_method(&metadata, self.config.client_secret.is_some()),
+                redirect_uri: None,
+            },
+            (None, Some(registered)) => registered,
+            (None, None) => match &metadata.registration_endpoint {
+                Some(endpoint) => self.register(endpoint, &metadata, None, &scopes).await?,
+                None => {
+                    return Err(format!(
+                        "the authorization server {issuer} takes no registration: give --client-id of a client registered there"
+                    ));
+                }
+            },
+        };
+        let device_url = oauth2::DeviceAuthorizationUrl::new(device_endpoint.clone())
+            .map_err(|e| format!("the device authorization endpoint {device_endpoint:?}: {e}"))?;
+        let token_url =
+            TokenUrl::new(metadata.token_endpoint.clone()).map_err(|e| format!("the token endpoint: {e}"))?;
+        let mut oauth = BasicClient::new(ClientId::new(client.client_id.clone()))
+            .set_device_authorization_url(device_url)
+            .set_token_uri(token_url)
+            .set_auth_type(if client.token_endpoint_auth_method == "client_secret_post" {
+                AuthType::RequestBody
+            } else {
+                AuthType::BasicAuth
+            });
+        if let Some(secret) = &client.client_secret
+            && client.token_endpoint_auth_method != "none"
+        {
+            oauth = oauth.set_client_secret(ClientSecret::new(secret.clone()));
+        }
+        let web = self.web.clone();
+        let http = move |request| {
+            let web = web.clone();
+            async move { web.exchange(request).await }
+        };
+        let mut request = oauth.exchange_device_code().add_scopes(scopes.iter().cloned().map(Scope::new));
+        if let Some(resource) = &resource_parameter {
+            request = request.add_extra_param("resource", resource);
+        }
+        let details: oauth2::StandardDeviceAuthorizationResponse =
+            request.request_async(&http).await.map_err(|e| token_error("the device authorization request", &e))?;
+        // The code is for the user's eyes: shown, as the grant means it to be (the device code is not).
+        eprintln!(
+            "mcp-era-bridge: to authorize the server, visit {} and enter the code {}",
+            details.verification_uri().as_str(),
+            details.user_code().secret()
+        );
+        if let Some(complete) = details.verification_uri_complete()
+            && let Err(why) = self.config.browser.open(complete.secret())
+        {
+            eprintln!("mcp-era-bridge: {why}");
+        }
+        let mut request = oauth.exchange_device_access_token(&details);
+        if let Some(resource) = &resource_parameter {
+            request = request.add_extra_param("resource", resource);
+        }
+        let token = request
+            .request_async(&http, tokio::time::sleep, None)
+            .await
+            .map_err(|e| token_error("the device access token request", &e))?;
+        let tokens = tokens_of(&token, None, scopes);
+        let credentials = self.credentials(&tokens);
+        let client = self.to_keep(client);
+        self.update(|entry| {
+            entry.current = Some(issuer.clone());
+            if self.config.client_id.is_some() {
+                entry.client_issuer = Some(issuer.clone());
+            }
+            let kept = entry.grants.entry(issuer).or_default();
+            kept.resource = resource_parameter;
+            kept.metadata = Some(metadata);
+            kept.client = Some(client);
+            kept.tokens = Some(tokens);
+        })
+        .await?;
+        Ok(credentials)
+    }
+
     /// How the bridge is known to `issuer`: the pre-registered client, its
     /// metadata document's URL, the client registered before, or a new registration.
     async fn identify(
@@ -445,7 +557,7 @@ impl Authorizer {
                 }
             ));
         };
-        self.register(endpoint, metadata, redirect_uri, scopes).await
+        self.register(endpoint, metadata, Some(redirect_uri), scopes).await
     }
 
     /// Dynamic client registration (RFC 7591): a native client with the loopback redirect.
@@ -453,7 +565,7 @@ impl Authorizer {
         &self,
         endpoint: &str,
         metadata: &ServerMetadata,
-        redirect_uri: &str,
+        redirect_uri: Option<&str>,
         scopes: &[String],
     ) -> Result<Client, String> {
         let url = Url::parse(endpoint).map_err(|e| format!("the registration endpoint {endpoint:?}: {e}"))?;
@@ -464,14 +576,22 @@ impl Authorizer {
             "token_endpoint_auth_method": "none",
             "application_type": "native",
         });
+        if redirect_uri.is_none() {
+            // The device flow: no redirect, no authorization code.
+            body["grant_types"] = serde_json::json!([DEVICE_CODE_GRANT, "refresh_token"]);
+            body["response_types"] = serde_json::json!([]);
+        }
         if !scopes.is_empty() {
             body["scope"] = scopes.join(" ").into();
         }
         for (key, value) in &self.config.client_metadata {
             body[key] = value.clone();
         }
-        // Whatever the options say, the only redirect is the bridge's own callback.
-        body["redirect_uris"] = serde_json::json!([redirect_uri]);
+        // Whatever the options say, the only redirect is the bridge's own callback (none for the device flow).
+        match redirect_uri {
+            Some(uri) => body["redirect_uris"] = serde_json::json!([uri]),
+            None => drop(body.as_object_mut().map(|b| b.remove("redirect_uris"))),
+        }
         let (status, answer) = self.web.post_json(&url, &body).await?;
         #[derive(serde::Deserialize)]
         struct Registered {
@@ -494,7 +614,7 @@ impl Authorizer {
             client_id: registered.client_id,
             client_secret: registered.client_secret,
             token_endpoint_auth_method: method,
-            redirect_uri: Some(redirect_uri.into()),
+            redirect_uri: redirect_uri.map(String::from),
         })
     }
 
@@ -803,7 +923,10 @@ fn oauth_client(client: &Client, metadata: &ServerMetadata, redirect_uri: Option
 }
 
 /// What a token endpoint's refusal says, without anything secret.
-fn token_error(what: &str, e: &RequestTokenError<web::WebError, BasicErrorResponse>) -> String {
+fn token_error<T: oauth2::ErrorResponseType + std::fmt::Display>(
+    what: &str,
+    e: &RequestTokenError<web::WebError, oauth2::StandardErrorResponse<T>>,
+) -> String {
     match e {
         RequestTokenError::ServerResponse(answer) => format!(
             "{what} was refused: {}{}",
@@ -864,6 +987,7 @@ mod tests {
             callback_path: callback::DEFAULT_PATH.into(),
             client_credentials: false,
             token_endpoint: None,
+            device_code: false,
         }
     }
 
@@ -916,6 +1040,7 @@ mod tests {
             code_challenge_methods_supported: Some(vec!["S256".into()]),
             client_id_metadata_document_supported: None,
             authorization_response_iss_parameter_supported: None,
+            device_authorization_endpoint: None,
         };
         let challenge = |header: &str| Challenge::parse(header).unwrap();
         let had =
