@@ -448,11 +448,27 @@ fn readme_snippets() -> Vec<(String, Vec<String>)> {
 /// Python SDK's modern server); every check of the legacy client passes.
 #[test]
 fn the_readmes_host_snippet_launches_the_bridge_for_the_typescript_sdks_stdio_client() {
-    let snippets = readme_snippets();
+    let (snippets, remote): (Vec<_>, Vec<_>) =
+        readme_snippets().into_iter().partition(|(_, args)| args.first().map(String::as_str) == Some("--"));
     assert_eq!(snippets.len(), 2, "the README has the mcpServers and the VS Code snippets: {snippets:?}");
     for (command, args) in &snippets {
         assert_eq!(command, "mcp-era-bridge", "{snippets:?}");
-        assert!(args.first().map(String::as_str) == Some("--") && args.len() > 1, "{args:?}");
+        assert!(args.len() > 1, "{args:?}");
+    }
+    // The remote servers' snippets (OAuth): the bridge takes their options as written; a client
+    // that leaves at once ends it before anything is sent to the (example) server.
+    assert_eq!(remote.len(), 2, "the README's OAuth snippets: {remote:?}");
+    let store = peers::transcript_path("readme-oauth-snippets").with_extension("store");
+    for (command, args) in &remote {
+        assert_eq!(command, "mcp-era-bridge");
+        assert_eq!(args.first().map(String::as_str), Some("--connect"), "{args:?}");
+        let out = std::process::Command::new(bridge_bin())
+            .args(args)
+            .env("MCP_ERA_BRIDGE_OAUTH_STORE", &store)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
     let (command, args) = &snippets[0];
     // The user's server, in place of what follows `--`.
