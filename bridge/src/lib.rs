@@ -130,6 +130,7 @@ pub mod method {
     pub const PING: &str = <legacy::PingRequest as Request>::METHOD;
     pub const SET_LEVEL: &str = <legacy::SetLevelRequest as Request>::METHOD;
     pub const SUBSCRIBE: &str = <legacy::SubscribeRequest as Request>::METHOD;
+    pub const UNSUBSCRIBE: &str = <legacy::UnsubscribeRequest as Request>::METHOD;
     pub const DISCOVER: &str = <modern::DiscoverRequest as Request>::METHOD;
     pub const LISTEN: &str = <modern::SubscriptionsListenRequest as Request>::METHOD;
     pub const TOOLS_LIST: &str = <modern::ListToolsRequest as Request>::METHOD;

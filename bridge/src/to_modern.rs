@@ -144,6 +144,13 @@ impl ToModern {
     }
 
     fn request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
+        // What the bridge answers or shapes itself is read here; any other request is read
+        // once, in `forward`, after its `_meta` is added (a message is read as its type once).
+        let own = [method::INITIALIZE, method::PING, method::SET_LEVEL, method::SUBSCRIBE, method::UNSUBSCRIBE];
+        let object_params = msg.get("params").is_none_or(Value::is_object);
+        if object_params && !own.contains(&method) {
+            return self.forward(msg, method, id);
+        }
         let request: legacy::ClientRequest = match crate::read_as(&msg) {
             Ok(r) => r,
             Err(e) => return vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
