@@ -199,10 +199,13 @@ fn opened_legacy_session(up: &mut HttpUpstream) -> (Value, Value) {
     assert_eq!(header(&held, "Mcp-Session-Id"), Some("s-1"));
     assert_eq!(header(&held, "MCP-Protocol-Version"), Some("2025-06-18"), "the version the server answered");
     assert_eq!(header(&held, "Mcp-Method"), None, "the session shape names no method");
+    // `initialized` and the session's GET stream go out together, before anything after them.
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let r = one_request(&up.handle(UpstreamInput::Send(initialized.clone())));
-    let get = one_request(&up.handle(began(r.stream, 202, None)));
-    assert_eq!((get.method, get.long_lived, header(&get, "Mcp-Session-Id")), (HttpMethod::Get, true, Some("s-1")));
+    let sent = requests(&up.handle(UpstreamInput::Send(initialized.clone())));
+    let [r, get] = &sent[..] else { panic!("{sent:?}") };
+    assert_eq!(r.method, HttpMethod::Post);
+    assert_eq!((get.method, get.long_lived, header(get, "Mcp-Session-Id")), (HttpMethod::Get, true, Some("s-1")));
+    assert!(requests(&up.handle(began(r.stream, 202, None))).is_empty(), "no second GET");
     (init, initialized)
 }
 
@@ -305,9 +308,12 @@ fn listening_legacy_session(up: &mut HttpUpstream) -> StreamId {
     let answer = json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {},
         "serverInfo": {"name": "s", "version": "1"}}});
     up.handle(body(r.stream, answer));
-    let r =
-        one_request(&up.handle(UpstreamInput::Send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))));
-    let get = one_request(&up.handle(began(r.stream, 202, None)));
+    // `initialized` and the session's GET stream go out together.
+    let sent =
+        requests(&up.handle(UpstreamInput::Send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))));
+    let [r, get] = &sent[..] else { panic!("{sent:?}") };
+    assert_eq!((r.method, get.method, get.long_lived), (HttpMethod::Post, HttpMethod::Get, true));
+    assert!(requests(&up.handle(began(r.stream, 202, None))).is_empty(), "no second GET");
     assert!(up.handle(began(get.stream, 200, None)).is_empty());
     get.stream
 }

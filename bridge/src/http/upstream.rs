@@ -518,12 +518,17 @@ impl HttpUpstream {
                     }
                     return;
                 }
-                if method == method::INITIALIZED
-                    && let Some(session) = self.session()
-                {
+                let initialized = method == method::INITIALIZED;
+                if initialized && let Some(session) = self.session() {
                     session.initialized = Some(message.clone());
                 }
-                self.post(Purpose::Notification { method }, &message, text, out)
+                self.post(Purpose::Notification { method }, &message, text, out);
+                // The session's GET stream goes out with `initialized`, before anything the
+                // client says after it: the server's messages have somewhere to come from
+                // the start, and a request's stream closed early is resumed on a GET of its own.
+                if initialized {
+                    self.listen(out);
+                }
             }
             (None, Some(_)) => self.post(Purpose::Answer, &message, text, out),
             (None, None) => out.push(UpstreamAction::Log(format!("not sent to the server, not JSON-RPC: {message}"))),
