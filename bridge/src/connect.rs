@@ -342,6 +342,12 @@ fn is_event_stream(response: &reqwest::Response) -> bool {
 }
 
 fn describe(e: &reqwest::Error) -> String {
+    let why = error_chain(e);
+    if e.is_connect() { format!("cannot reach the server: {why}") } else { why }
+}
+
+/// An error and each of its causes, `: `-separated (reqwest's own message names the request only).
+pub(crate) fn error_chain(e: &reqwest::Error) -> String {
     let mut why = e.to_string();
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {
@@ -349,7 +355,7 @@ fn describe(e: &reqwest::Error) -> String {
         why.push_str(&s.to_string());
         source = s.source();
     }
-    if e.is_connect() { format!("cannot reach the server: {why}") } else { why }
+    why
 }
 
 /// A whole body, refused past `--max-message` and after a silence of `--body-timeout`.

@@ -385,31 +385,14 @@ impl Authorizer {
             ));
         }
         let code = redirect.code.ok_or("the authorization's answer carries no code")?;
-        let web = self.web.clone();
-        let http = move |request| {
-            let web = web.clone();
-            async move { web.exchange(request).await }
-        };
         let mut request = oauth.exchange_code(AuthorizationCode::new(code)).set_pkce_verifier(verifier);
         if let Some(resource) = &resource_parameter {
             request = request.add_extra_param("resource", resource);
         }
-        let token = request.request_async(&http).await.map_err(|e| token_error("the token request", &e))?;
+        let token = request.request_async(&self.web).await.map_err(|e| token_error("the token request", &e))?;
         let tokens = tokens_of(&token, None, scopes);
         let credentials = self.credentials(&tokens);
-        let client = self.to_keep(client);
-        self.update(|entry| {
-            entry.current = Some(issuer.clone());
-            if self.config.client_id.is_some() {
-                entry.client_issuer = Some(issuer.clone());
-            }
-            let kept = entry.grants.entry(issuer).or_default();
-            kept.resource = resource_parameter;
-            kept.metadata = Some(metadata);
-            kept.client = Some(client);
-            kept.tokens = Some(tokens);
-        })
-        .await?;
+        self.keep(issuer, resource_parameter, metadata, client, tokens).await?;
         Ok(credentials)
     }
 
@@ -451,30 +434,16 @@ impl Authorizer {
             .map_err(|e| format!("the device authorization endpoint {device_endpoint:?}: {e}"))?;
         let token_url =
             TokenUrl::new(metadata.token_endpoint.clone()).map_err(|e| format!("the token endpoint: {e}"))?;
-        let mut oauth = BasicClient::new(ClientId::new(client.client_id.clone()))
+        let oauth = BasicClient::new(ClientId::new(client.client_id.clone()))
             .set_device_authorization_url(device_url)
-            .set_token_uri(token_url)
-            .set_auth_type(if client.token_endpoint_auth_method == "client_secret_post" {
-                AuthType::RequestBody
-            } else {
-                AuthType::BasicAuth
-            });
-        if let Some(secret) = &client.client_secret
-            && client.token_endpoint_auth_method != "none"
-        {
-            oauth = oauth.set_client_secret(ClientSecret::new(secret.clone()));
-        }
-        let web = self.web.clone();
-        let http = move |request| {
-            let web = web.clone();
-            async move { web.exchange(request).await }
-        };
+            .set_token_uri(token_url);
+        let oauth = authenticated(oauth, &client.token_endpoint_auth_method, client.client_secret.as_ref());
         let mut request = oauth.exchange_device_code().add_scopes(scopes.iter().cloned().map(Scope::new));
         if let Some(resource) = &resource_parameter {
             request = request.add_extra_param("resource", resource);
         }
         let details: oauth2::StandardDeviceAuthorizationResponse =
-            request.request_async(&http).await.map_err(|e| token_error("the device authorization request", &e))?;
+            request.request_async(&self.web).await.map_err(|e| token_error("the device authorization request", &e))?;
         // The code is for the user's eyes: shown, as the grant means it to be (the device code is not).
         eprintln!(
             "mcp-era-bridge: to authorize the server, visit {} and enter the code {}",
@@ -491,24 +460,12 @@ impl Authorizer {
             request = request.add_extra_param("resource", resource);
         }
         let token = request
-            .request_async(&http, tokio::time::sleep, None)
+            .request_async(&self.web, tokio::time::sleep, None)
             .await
             .map_err(|e| token_error("the device access token request", &e))?;
         let tokens = tokens_of(&token, None, scopes);
         let credentials = self.credentials(&tokens);
-        let client = self.to_keep(client);
-        self.update(|entry| {
-            entry.current = Some(issuer.clone());
-            if self.config.client_id.is_some() {
-                entry.client_issuer = Some(issuer.clone());
-            }
-            let kept = entry.grants.entry(issuer).or_default();
-            kept.resource = resource_parameter;
-            kept.metadata = Some(metadata);
-            kept.client = Some(client);
-            kept.tokens = Some(tokens);
-        })
-        .await?;
+        self.keep(issuer, resource_parameter, metadata, client, tokens).await?;
         Ok(credentials)
     }
 
@@ -646,17 +603,12 @@ impl Authorizer {
             client.client_secret = self.config.client_secret.clone();
         }
         let oauth = oauth_client(&client, metadata, None)?;
-        let web = self.web.clone();
-        let http = move |request| {
-            let web = web.clone();
-            async move { web.exchange(request).await }
-        };
         let refresh = RefreshToken::new(refresh_token.clone());
         let mut request = oauth.exchange_refresh_token(&refresh);
         if let Some(resource) = &grant.resource {
             request = request.add_extra_param("resource", resource);
         }
-        let token = request.request_async(&http).await.map_err(|e| token_error("the refresh", &e))?;
+        let token = request.request_async(&self.web).await.map_err(|e| token_error("the refresh", &e))?;
         let renewed = tokens_of(&token, Some(refresh_token), tokens.scopes.clone());
         let credentials = self.credentials(&renewed);
         let mut entry = disk;
@@ -665,6 +617,30 @@ impl Authorizer {
         *self.entry.lock().await = entry;
         self.generation.fetch_add(1, Ordering::Relaxed);
         Ok(credentials)
+    }
+
+    /// What a flow got, kept for `issuer`: the one whose tokens go first from now on.
+    async fn keep(
+        &self,
+        issuer: String,
+        resource: Option<String>,
+        metadata: ServerMetadata,
+        client: Client,
+        tokens: Tokens,
+    ) -> Result<(), String> {
+        let client = self.to_keep(client);
+        self.update(|entry| {
+            entry.current = Some(issuer.clone());
+            if self.config.client_id.is_some() {
+                entry.client_issuer = Some(issuer.clone());
+            }
+            let kept = entry.grants.entry(issuer).or_default();
+            kept.resource = resource;
+            kept.metadata = Some(metadata);
+            kept.client = Some(client);
+            kept.tokens = Some(tokens);
+        })
+        .await
     }
 
     /// Changes the server's file under its lock, read again first (another
@@ -792,19 +768,8 @@ impl Authorizer {
             .and_then(|m| m.as_str())
             .map(String::from)
             .unwrap_or(method);
-        let mut oauth = BasicClient::new(ClientId::new(client_id.clone()))
-            .set_token_uri(TokenUrl::from_url(url))
-            .set_auth_type(if method == "client_secret_post" { AuthType::RequestBody } else { AuthType::BasicAuth });
-        if let Some(secret) = &secret
-            && method != "none"
-        {
-            oauth = oauth.set_client_secret(ClientSecret::new(secret.clone()));
-        }
-        let web = self.web.clone();
-        let http = move |request| {
-            let web = web.clone();
-            async move { web.exchange(request).await }
-        };
+        let oauth = BasicClient::new(ClientId::new(client_id.clone())).set_token_uri(TokenUrl::from_url(url));
+        let oauth = authenticated(oauth, &method, secret.as_ref());
         // offline_access asks for a refresh token, which this grant never has.
         let scopes: Vec<String> = scopes.into_iter().filter(|s| s != "offline_access").collect();
         let mut request = oauth.exchange_client_credentials().add_scopes(scopes.iter().cloned().map(Scope::new));
@@ -812,7 +777,7 @@ impl Authorizer {
             request = request.add_extra_param("resource", resource);
         }
         let token =
-            request.request_async(&http).await.map_err(|e| token_error("the client credentials request", &e))?;
+            request.request_async(&self.web).await.map_err(|e| token_error("the client credentials request", &e))?;
         let tokens = tokens_of(&token, None, scopes);
         let credentials = self.credentials(&tokens);
         self.update(|entry| {
@@ -905,21 +870,34 @@ fn oauth_client(client: &Client, metadata: &ServerMetadata, redirect_uri: Option
             AuthUrl::new(metadata.authorization_endpoint.clone())
                 .map_err(|e| format!("the authorization endpoint: {e}"))?,
         )
-        .set_token_uri(TokenUrl::new(metadata.token_endpoint.clone()).map_err(|e| format!("the token endpoint: {e}"))?)
-        .set_auth_type(if client.token_endpoint_auth_method == "client_secret_post" {
-            AuthType::RequestBody
-        } else {
-            AuthType::BasicAuth
-        });
-    if let Some(secret) = &client.client_secret
-        && client.token_endpoint_auth_method != "none"
-    {
-        oauth = oauth.set_client_secret(ClientSecret::new(secret.clone()));
-    }
+        .set_token_uri(TokenUrl::new(metadata.token_endpoint.clone()).map_err(|e| format!("the token endpoint: {e}"))?);
+    oauth = authenticated(oauth, &client.token_endpoint_auth_method, client.client_secret.as_ref());
     if let Some(uri) = redirect_uri {
         oauth = oauth.set_redirect_uri(RedirectUrl::new(uri.into()).map_err(|e| e.to_string())?);
     }
     Ok(oauth)
+}
+
+/// A client that authenticates at the token endpoint as `method` says
+/// (`client_secret_post` in the body, else HTTP Basic; `none`: no secret sent).
+fn authenticated<HA, HD, HI, HR, HT>(
+    oauth: BasicClient<HA, HD, HI, HR, HT>,
+    method: &str,
+    secret: Option<&String>,
+) -> BasicClient<HA, HD, HI, HR, HT>
+where
+    HA: oauth2::EndpointState,
+    HD: oauth2::EndpointState,
+    HI: oauth2::EndpointState,
+    HR: oauth2::EndpointState,
+    HT: oauth2::EndpointState,
+{
+    let oauth =
+        oauth.set_auth_type(if method == "client_secret_post" { AuthType::RequestBody } else { AuthType::BasicAuth });
+    match secret {
+        Some(secret) if method != "none" => oauth.set_client_secret(ClientSecret::new(secret.clone())),
+        _ => oauth,
+    }
 }
 
 /// What a token endpoint's refusal says, without anything secret.

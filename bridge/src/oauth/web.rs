@@ -30,6 +30,17 @@ impl std::fmt::Display for WebError {
 
 impl std::error::Error for WebError {}
 
+/// `oauth2`'s requests (token, refresh, device code) go through the flow's client.
+impl<'c> oauth2::AsyncHttpClient<'c> for Web {
+    type Error = WebError;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<oauth2::HttpResponse, WebError>> + Send + 'c>>;
+
+    fn call(&'c self, request: oauth2::HttpRequest) -> Self::Future {
+        Box::pin(self.exchange(request))
+    }
+}
+
 /// The largest metadata document or token answer read, in bytes.
 const MAX_DOCUMENT: usize = 1024 * 1024;
 
@@ -65,7 +76,7 @@ impl Web {
             .header(reqwest::header::ACCEPT, "application/json")
             .send()
             .await
-            .map_err(|e| format!("GET {url}: {}", describe(&e)))?;
+            .map_err(|e| format!("GET {url}: {}", crate::connect::error_chain(&e)))?;
         if !response.status().is_success() {
             return Ok(Err(format!("HTTP {}", response.status())));
         }
@@ -82,7 +93,7 @@ impl Web {
             .body(body.to_string())
             .send()
             .await
-            .map_err(|e| format!("POST {url}: {}", describe(&e)))?;
+            .map_err(|e| format!("POST {url}: {}", crate::connect::error_chain(&e)))?;
         let status = response.status();
         Ok((status, read(response).await.map_err(|e| format!("POST {url}: {e}"))?))
     }
@@ -99,7 +110,7 @@ impl Web {
             .body(body)
             .send()
             .await
-            .map_err(|e| WebError(format!("{} {url}: {}", "POST", describe(&e))))?;
+            .map_err(|e| WebError(format!("{} {url}: {}", "POST", crate::connect::error_chain(&e))))?;
         let mut answer = oauth2::http::Response::builder().status(response.status());
         for (name, value) in response.headers() {
             answer = answer.header(name, value);
@@ -111,24 +122,13 @@ impl Web {
 
 async fn read(mut response: reqwest::Response) -> Result<Vec<u8>, String> {
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| describe(&e))? {
+    while let Some(chunk) = response.chunk().await.map_err(|e| crate::connect::error_chain(&e))? {
         if body.len() + chunk.len() > MAX_DOCUMENT {
             return Err(format!("the answer is over {MAX_DOCUMENT} bytes"));
         }
         body.extend_from_slice(&chunk);
     }
     Ok(body)
-}
-
-fn describe(e: &reqwest::Error) -> String {
-    let mut why = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        why.push_str(": ");
-        why.push_str(&s.to_string());
-        source = s.source();
-    }
-    why
 }
 
 /// Is `url`'s host this machine (`localhost`, 127.0.0.0/8, ::1)?

@@ -39,6 +39,25 @@ export function bridgeCommand(usage) {
   return { bridge, args: ['--connect', url, ...oauth], store };
 }
 
+// A value of a JSON schema's type, for a tool's arguments the scenario does not give.
+export function example(schema = {}) {
+  if (schema.enum) return schema.enum[0];
+  switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {
+    case 'number':
+      return 1.5;
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return 'x';
+  }
+}
+
 export function removeStore(store) {
   rmSync(store, { recursive: true, force: true });
 }

@@ -13,7 +13,7 @@
 // resources listed and each read, the prompts listed and each got.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { bridgeCommand, removeStore } from './bridge.mjs';
+import { bridgeCommand, example, removeStore } from './bridge.mjs';
 
 const usage = 'node legacy.mjs --sdk DIR --bridge BRIDGE URL';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -29,24 +29,6 @@ const { Client } = await load('client/index.js');
 const { StdioClientTransport } = await load('client/stdio.js');
 const { ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema } = await load('types.js');
 
-// A value of a JSON schema's type, for arguments the context does not give.
-function example(schema = {}) {
-  if (schema.enum) return schema.enum[0];
-  switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {
-    case 'number':
-      return 1.5;
-    case 'integer':
-      return 1;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [];
-    case 'object':
-      return {};
-    default:
-      return 'x';
-  }
-}
 
 function argumentsFor(tool) {
   const given = (context.toolCalls ?? []).find((c) => c.name === tool.name);

@@ -5,7 +5,7 @@
 // with its `_meta`, each `input_required` round answered and retried), so the
 // mock server, which speaks 2025-11-25, scores what the bridge does for a
 // modern client. Plain Node, no packages.
-import { bridged } from './bridge.mjs';
+import { bridged, example } from './bridge.mjs';
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
@@ -80,23 +80,6 @@ async function run() {
 function argumentsFor(tool) {
   const properties = tool.inputSchema?.properties ?? {};
   if (properties.a && properties.b) return { a: 2, b: 3 };
-  const example = (schema = {}) => {
-    if (schema.enum) return schema.enum[0];
-    switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {
-      case 'number':
-        return 1.5;
-      case 'integer':
-        return 1;
-      case 'boolean':
-        return true;
-      case 'array':
-        return [];
-      case 'object':
-        return {};
-      default:
-        return 'x';
-    }
-  };
   return Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, example(p)]));
 }
 
