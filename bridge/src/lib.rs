@@ -90,6 +90,7 @@
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 pub use mcp_spec_types::{v2025_11_25 as legacy, v2026_07_28 as modern};
@@ -97,6 +98,7 @@ pub use mcp_spec_types::{v2025_11_25 as legacy, v2026_07_28 as modern};
 // Sampling, roots and logging levels are deprecated in 2026-07-28 (SEP-2577), and still what
 // legacy peers use: translating them is not using them.
 mod ignore;
+mod members;
 mod older;
 #[allow(deprecated)]
 mod to_legacy;
@@ -159,19 +161,27 @@ pub enum To {
     Server,
 }
 
-/// A message to send, and to whom.
+/// A message to send, and to whom: its line, as written (no newline).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Out {
     pub to: To,
-    pub message: Value,
+    pub line: String,
 }
 
 impl Out {
     pub fn client(message: Value) -> Out {
-        Out { to: To::Client, message }
+        Out { to: To::Client, line: message.to_string() }
     }
     pub fn server(message: Value) -> Out {
-        Out { to: To::Server, message }
+        Out { to: To::Server, line: message.to_string() }
+    }
+    /// A message already written (its generated type's text, or the members it came with).
+    pub(crate) fn written(to: To, message: Box<RawValue>) -> Out {
+        Out { to, line: String::from(Box::<str>::from(message)) }
+    }
+    /// The message, read back as a `Value` (`Null` if it were not JSON), to look at.
+    pub fn message(&self) -> Value {
+        serde_json::from_str(&self.line).unwrap_or(Value::Null)
     }
 }
 
@@ -331,14 +341,18 @@ impl Bridge {
     }
 
     /// What to send for a line from the client.
+    ///
+    /// The messages that make most of a session (a request sent on, a call's
+    /// result) are read as their types straight from the line; the rest, and
+    /// any of those that does not read, go through a `serde_json::Value`.
     pub fn from_client(&mut self, line: &str) -> Vec<Out> {
         match self {
-            Bridge::ToModern(b) => {
+            Bridge::ToModern(b) => b.client_line(line).unwrap_or_else(|| {
                 with_json(line, To::Client, |v| refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)))
-            }
-            Bridge::ToLegacy(b) => {
+            }),
+            Bridge::ToLegacy(b) => b.client_line(line).unwrap_or_else(|| {
                 with_json(line, To::Client, |v| refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)))
-            }
+            }),
         }
     }
 
@@ -360,10 +374,15 @@ impl Bridge {
     }
 
     /// What to send for a line from the server.
+    /// (As [`Bridge::from_client`], a call's result read straight from the line.)
     pub fn from_server(&mut self, line: &str) -> Vec<Out> {
         match self {
-            Bridge::ToModern(b) => with_json(line, To::Server, |v| b.from_server(v)),
-            Bridge::ToLegacy(b) => with_json(line, To::Server, |v| b.from_server(v)),
+            Bridge::ToModern(b) => {
+                b.server_line(line).unwrap_or_else(|| with_json(line, To::Server, |v| b.from_server(v)))
+            }
+            Bridge::ToLegacy(b) => {
+                b.server_line(line).unwrap_or_else(|| with_json(line, To::Server, |v| b.from_server(v)))
+            }
         }
     }
 }
@@ -372,7 +391,7 @@ impl Bridge {
 /// to the server: refused, as the server could not tell the two apart.
 fn refuse_own_id(msg: &Value) -> Option<Vec<Out>> {
     let id = msg.get("id").filter(|_| msg.get("method").is_some())?;
-    if !id.as_str().is_some_and(|s| s.starts_with(OWN_ID_PREFIX)) {
+    if !is_own_id(id) {
         return None;
     }
     let why = format!("request ids starting {OWN_ID_PREFIX:?} are the bridge's own");
@@ -385,7 +404,7 @@ fn with_json(line: &str, from: To, f: impl FnOnce(Value) -> Vec<Out>) -> Vec<Out
         Ok(v) => f(v),
         Err(e) => {
             let error = error_response(Value::Null, modern::PARSE_ERROR, format!("Parse error: {e}"));
-            vec![Out { to: from, message: error }]
+            vec![Out { to: from, line: error.to_string() }]
         }
     }
 }
@@ -420,6 +439,12 @@ pub(crate) fn read_as<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
     read(value, type_label::<T>())
 }
 
+/// Reads a message's text as a generated type; an error names the type and
+/// the path of what did not read.
+pub(crate) fn read_text_as<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    mcp_spec_types::from_str(text).map_err(|e| format!("{}: {e}", type_label::<T>()))
+}
+
 /// A generated type's name, for messages.
 pub(crate) fn type_label<T>() -> &'static str {
     std::any::type_name::<T>().rsplit("::").next().unwrap_or("value")
@@ -445,24 +470,46 @@ pub(crate) enum Way {
 /// generated conversion to the other's, written back. A method that one of the
 /// two revisions has no request for (an extension's) goes as it came.
 pub(crate) fn cross_result(method: &str, way: Way, value: &Value) -> Result<Value, String> {
+    let crossed = cross_result_text(method, way, &members::written(value))?;
+    Ok(serde_json::from_str(crossed.get()).unwrap_or(Value::Null))
+}
+
+/// [`cross_result`] on a result's text, as it came: read once as its type,
+/// written once as the other era's.
+pub(crate) fn cross_result_text(method: &str, way: Way, text: &RawValue) -> Result<Box<RawValue>, String> {
     let known =
         |methods: &[mcp_spec_types::MethodInfo]| find_method(methods, method).is_some_and(|m| m.complete.is_some());
     if !(known(legacy::METHODS) && known(modern::METHODS)) {
-        return Ok(value.clone());
+        return Ok(text.to_owned());
     }
-    let text = value.to_string();
     let unread = |e: mcp_spec_types::ReadError| format!("the {method} result: {e}");
     match way {
-        Way::Up => match legacy::AnyResult::read(method, &text) {
-            Some(read) => modern::AnyResult::try_from(read.map_err(unread)?).map(|r| to_value(&r)),
-            None => return Ok(value.clone()),
+        Way::Up => match legacy::AnyResult::read(method, text.get()) {
+            Some(read) => modern::AnyResult::try_from(read.map_err(unread)?).map(|r| members::written(&r)),
+            None => return Ok(text.to_owned()),
         },
-        Way::Down => match modern::AnyResult::read(method, &text) {
-            Some(read) => legacy::AnyResult::try_from(read.map_err(unread)?).map(|r| to_value(&r)),
-            None => return Ok(value.clone()),
+        Way::Down => match modern::AnyResult::read(method, text.get()) {
+            Some(read) => legacy::AnyResult::try_from(read.map_err(unread)?).map(|r| members::written(&r)),
+            None => return Ok(text.to_owned()),
         },
     }
     .map_err(|e| e.to_string())
+}
+
+/// A JSON-RPC result response, written: the result's text as it is.
+pub(crate) fn result_response_written(id: &Value, result: &RawValue) -> Box<RawValue> {
+    #[derive(Serialize)]
+    struct Response<'a> {
+        jsonrpc: &'static str,
+        id: &'a Value,
+        result: &'a RawValue,
+    }
+    members::written(&Response { jsonrpc: "2.0", id, result })
+}
+
+/// A message's `id`, when it has one that is JSON (a request's, a response's).
+pub(crate) fn id_of(message: &members::Members<'_>) -> Option<Value> {
+    message.read_member::<Value>("id")
 }
 
 /// The facts of a 2026-07-28 request the bridge acts on, from the generated
@@ -555,7 +602,7 @@ pub(crate) fn drop_reserved_meta(object: &mut Value) {
     let Some(o) = object.as_object_mut() else { return };
     let empty = match o.get_mut("_meta").and_then(Value::as_object_mut) {
         Some(meta) => {
-            meta.retain(|k, _| !reserved_meta().iter().any(|r| r == k));
+            meta.retain(|k, _| !is_reserved_meta(k));
             meta.is_empty()
         }
         None => false,
@@ -563,6 +610,27 @@ pub(crate) fn drop_reserved_meta(object: &mut Value) {
     if empty {
         o.remove("_meta");
     }
+}
+
+/// [`drop_reserved_meta`] on an object's members as they came.
+pub(crate) fn drop_reserved_meta_in(object: &mut members::Members<'_>) {
+    let mut emptied = false;
+    object.edit("_meta", |meta| {
+        meta.retain(|k| !is_reserved_meta(k));
+        emptied = meta.is_empty();
+    });
+    if emptied {
+        object.remove("_meta");
+    }
+}
+
+fn is_reserved_meta(key: &str) -> bool {
+    key.starts_with(RESERVED_PREFIX) && reserved_meta().iter().any(|r| r == key)
+}
+
+/// Whether an id is of the kind the bridge gives its own requests.
+pub(crate) fn is_own_id(id: &Value) -> bool {
+    id.as_str().is_some_and(|s| s.starts_with(OWN_ID_PREFIX))
 }
 
 #[cfg(test)]

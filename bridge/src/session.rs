@@ -497,7 +497,7 @@ impl Session {
     }
 
     fn send(bridge: &mut Bridge, sent: Vec<crate::Out>, out: &mut Vec<Action>) {
-        out.extend(sent.into_iter().map(|o| Action::Send(o.to, o.message.to_string())));
+        out.extend(sent.into_iter().map(|o| Action::Send(o.to, o.line)));
         out.extend(bridge.take_notes().into_iter().map(Action::Log));
     }
 

@@ -2,14 +2,18 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
+use std::borrow::Cow;
+
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
+use crate::members::{Members, constant, written};
 use crate::older::{Sent, reads};
 use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
     legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
-use crate::{Way, cross_result};
+use crate::{To, Way, cross_result, cross_result_text, id_of, is_own_id, result_response_written};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// How many ended calls the bridge remembers (see `ToLegacy::ended`).
@@ -101,8 +105,9 @@ struct Held {
     asked: BTreeMap<String, (Value, String)>,
     /// Asked and not yet answered by a retry: more questions wait.
     waiting: bool,
-    /// Questions that came while the client was being asked others.
-    queued: Vec<(Value, Value)>,
+    /// Questions that came while the client was being asked others: the
+    /// server's id and its request's line.
+    queued: Vec<(Value, String)>,
     /// The server's final answer to the call, when it came while the client
     /// still had questions to answer: the retry gets it.
     finished: Option<Value>,
@@ -282,6 +287,81 @@ impl ToLegacy {
             }
         }
         out
+    }
+
+    /// A client's request the bridge sends on, read straight from its line (a
+    /// message is read as its type once, with no `Value` between): `None`, and
+    /// nothing changed, for any other message (`server/discover`, a listen
+    /// stream, a retry, a request that names another version or a new log
+    /// level), before the handshake or with a server of an older version, and
+    /// for one that does not read or convert ([`ToLegacy::from_client`] takes
+    /// those).
+    pub(crate) fn client_line(&mut self, line: &str) -> Option<Vec<Out>> {
+        if !matches!(self.handshake, Handshake::Done(_)) || self.version != LEGACY_VERSION {
+            return None;
+        }
+        let msg = Members::read(line).ok()?;
+        let method: Cow<str> = msg.read_member("method")?;
+        let id = id_of(&msg)?;
+        if is_own_id(&id) || method == method::DISCOVER || method == method::LISTEN {
+            return None;
+        }
+        let params = Members::read(msg.get("params")?.get()).ok()?;
+        let meta = Members::read(params.get("_meta")?.get()).ok()?;
+        let version: Option<Cow<str>> = meta.read_member(PROTOCOL_VERSION);
+        let level: Option<Cow<str>> = meta.read_member(LOG_LEVEL);
+        let logs = self.init().is_some_and(|init| init.capabilities.logging.is_some());
+        let new_level = logs && level.is_some() && self.log_level.as_deref() != level.as_deref();
+        let other_version = version.is_some_and(|v| v != MODERN_VERSION);
+        if other_version || new_level || params.get("requestState").is_some() {
+            return None;
+        }
+        let request: modern::ClientRequest = mcp_spec_types::from_str(line).ok()?;
+        let request = legacy::ClientRequest::try_from(request).ok()?;
+        let converted = written(&request);
+        let mut sent = Members::read(converted.get()).ok()?;
+        sent.edit("params", crate::drop_reserved_meta_in);
+        self.next += 1;
+        let call = Call {
+            method: method.into_owned(),
+            server_id: id.clone(),
+            answer_to: id.clone(),
+            seq: self.next,
+            state: None,
+            client_waits: true,
+            progress: meta.read_member("progressToken"),
+            progress_to: ProgressTo::First,
+            capabilities: meta.read_member(CLIENT_CAPABILITIES).unwrap_or(Value::Null),
+        };
+        self.forget_ended(&key(&id));
+        self.calls.insert(key(&id), call);
+        Some(vec![Out::written(To::Server, sent.write())])
+    }
+
+    /// A call's result or a question for the client, read straight from the
+    /// server's line (see [`ToLegacy::client_line`]): `None`, and
+    /// nothing changed, for any other message and for a call in an
+    /// `input_required` round.
+    pub(crate) fn server_line(&mut self, line: &str) -> Option<Vec<Out>> {
+        let msg = Members::read(line).ok()?;
+        let id = id_of(&msg)?;
+        if let Some(method) = msg.read_member::<Cow<str>>("method") {
+            let asks = [method::ELICIT, method::SAMPLE, method::ROOTS].contains(&method.as_ref());
+            return asks.then(|| self.ask(id, line.to_string()));
+        }
+        let result = msg.get("result")?;
+        let server_key = key(&id);
+        if id.as_str() == Some(INIT_ID) || self.own.contains(&server_key) {
+            return None;
+        }
+        if self.calls.get(&server_key)?.state.is_some() {
+            return None;
+        }
+        let call = self.calls.remove(&server_key).expect("looked up above");
+        Some(vec![match up_result_text(&call.method, result) {
+            Ok(r) => Out::written(To::Client, result_response_written(&call.answer_to, &r)),
+            Err(e) => Out::client(error_response(call.answer_to, modern::INTERNAL_ERROR, e)),
+        }])
     }
 
     /// `server/discover`, answered from the `InitializeResult`.
@@ -546,7 +626,7 @@ impl ToLegacy {
     fn server_request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
         match method {
             method::PING => vec![Out::server(result_response(id, json!({})))],
-            method::ELICIT | method::SAMPLE | method::ROOTS => self.ask(id, msg),
+            method::ELICIT | method::SAMPLE | method::ROOTS => self.ask(id, msg.to_string()),
             _ => {
                 let why = format!(
                     "{method}: a {MODERN_VERSION} client takes no requests, and this one has no input request form"
@@ -557,10 +637,18 @@ impl ToLegacy {
     }
 
     /// A server's question, asked of the client through its newest open call
-    /// as an `input_required` result (or queued while it answers another).
-    fn ask(&mut self, server_id: Value, request: Value) -> Vec<Out> {
-        let method = request["method"].as_str().unwrap_or_default().to_string();
-        let required = required_capability(&request);
+    /// as an `input_required` result (or queued while it answers another):
+    /// its line, read as the legacy server's request and, as the input
+    /// request it becomes, as the modern client's.
+    fn ask(&mut self, server_id: Value, request: String) -> Vec<Out> {
+        let Ok(members) = Members::read(&request) else {
+            let why = "the server's request is no JSON object";
+            return vec![Out::server(error_response(server_id, modern::INVALID_REQUEST, why))];
+        };
+        let method: String = members.read_member("method").unwrap_or_default();
+        let mode = members.get("params").and_then(|p| Members::read(p.get()).ok()?.read_member::<Value>("mode"));
+        let required = required_capability(&method, mode.as_ref());
+        drop(members);
         // The question names no call: it goes through the newest open call
         // whose request declared the capability it needs.
         let newest = |declared_only: bool| {
@@ -611,10 +699,13 @@ impl ToLegacy {
             return Vec::new();
         }
         // As a 2026-07-28 input request: the method and params, no JSON-RPC envelope.
-        let ask = json!({"method": method, "params": request.get("params").cloned().unwrap_or(json!({}))});
-        let ask = match crate::read_as::<legacy::ServerRequest>(&request)
-            .and_then(|_| crate::read_as::<modern::InputRequest>(&ask))
-        {
+        let members = Members::read(&request).expect("read above");
+        let mut ask = Members::default();
+        ask.set("method", members.get("method").map_or_else(|| constant("null"), Cow::Borrowed));
+        ask.set("params", members.get("params").map_or_else(|| constant("{}"), Cow::Borrowed));
+        let ask = crate::read_text_as::<legacy::ServerRequest>(&request)
+            .and_then(|_| crate::read_text_as::<modern::InputRequest>(ask.write().get()));
+        let ask = match ask {
             Ok(a) => a,
             Err(e) => return vec![Out::server(error_response(server_id, modern::INVALID_PARAMS, e))],
         };
@@ -625,7 +716,7 @@ impl ToLegacy {
         let more = modern::InputRequiredResult::new().with_input_requests(requests).with_request_state(state);
         let call = self.calls.get_mut(&call_key).expect("the caller found it");
         call.client_waits = false;
-        vec![Out::client(result_response(call.answer_to.clone(), to_value(&more)))]
+        vec![Out::written(To::Client, result_response_written(&call.answer_to, &written(&more)))]
     }
 
     /// Remembers a call the bridge told the server is over.
@@ -740,28 +831,37 @@ impl ToLegacy {
 /// `"private"`: nothing says it may be kept), then converted with the generated
 /// conversion of its method's result type.
 fn up_result(method: &str, result: &Value) -> Result<Value, String> {
-    let mut result = result.clone();
-    if let Some(o) = result.as_object_mut() {
-        o.insert("resultType".into(), json!("complete"));
-        if crate::modern_method(method).is_some_and(|m| m.cacheable) {
-            o.insert("ttlMs".into(), json!(0));
-            o.insert("cacheScope".into(), json!("private"));
-        }
-    }
-    cross_result(method, Way::Up, &result)
+    let converted = up_result_text(method, &written(result))?;
+    Ok(serde_json::from_str(converted.get()).unwrap_or_default())
 }
+
+/// [`up_result`] on the result's text.
+fn up_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, String> {
+    let Ok(mut members) = Members::read(result.get()) else { return cross_result_text(method, Way::Up, result) };
+    members.set("resultType", constant("\"complete\""));
+    if crate::modern_method(method).is_some_and(|m| m.cacheable) {
+        members.set("ttlMs", constant("0"));
+        members.set("cacheScope", constant("\"private\""));
+    }
+    cross_result_text(method, Way::Up, &members.write())
+}
+
+/// The `_meta` keys of a 2026-07-28 request the bridge reads.
+const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// The client capability a server's question needs, as `requiredCapabilities`
 /// names it: URL-mode elicitation needs `elicitation.url` (an `elicitation`
 /// without modes declares the form mode only).
 #[allow(deprecated)] // sampling and roots: deprecated in 2026-07-28, still what legacy servers ask for
-fn required_capability(request: &Value) -> Option<Value> {
+fn required_capability(method: &str, mode: Option<&Value>) -> Option<Value> {
     use modern::{
         ClientCapabilities, ClientCapabilitiesElicitation, ClientCapabilitiesRoots, ClientCapabilitiesSampling,
     };
-    let needs = match request["method"].as_str()? {
+    let needs = match method {
         method::ELICIT => {
-            let by_url = request.pointer("/params/mode") == Some(url_mode());
+            let by_url = mode == Some(url_mode());
             let elicitation = ClientCapabilitiesElicitation::new();
             let elicitation = if by_url { elicitation.with_url(Default::default()) } else { elicitation };
             ClientCapabilities::new().with_elicitation(elicitation)

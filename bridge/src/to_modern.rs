@@ -2,14 +2,18 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use std::borrow::Cow;
+
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use crate::members::{Members, written};
 use crate::older::{Sent, reads};
 use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
     legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
-use crate::{Way, cross_result};
+use crate::{To, Way, cross_result, cross_result_text, id_of, is_own_id, result_response_written};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// A request the bridge made of the legacy client for a modern server's
@@ -35,7 +39,7 @@ pub struct ToModern {
     /// The level `logging/setLevel` asked for.
     log_level: Option<modern::LoggingLevel>,
     /// [`ToModern::request_meta`] as written, made again when what it holds changes.
-    meta_written: Option<Value>,
+    meta_written: Option<Box<RawValue>>,
     /// The client's requests sent to the server, by their id (the client's).
     calls: HashMap<String, Call>,
     /// The bridge's requests to the client, by id.
@@ -78,7 +82,7 @@ const REOPEN: usize = 3;
 struct Call {
     method: String,
     /// The request as sent to the server: sent again, with the answers, for a round.
-    request: Value,
+    request: Box<RawValue>,
     round: Option<Round>,
     /// The `input_required` rounds so far: a server that keeps asking is stopped at [`MAX_ROUNDS`].
     rounds: usize,
@@ -311,33 +315,67 @@ impl ToModern {
         Vec::new()
     }
 
+    /// The `_meta` every request gets, written once for each state of what it holds.
+    fn meta_written(&mut self) -> &RawValue {
+        if self.meta_written.is_none() {
+            self.meta_written = Some(written(&self.request_meta()));
+        }
+        self.meta_written.as_deref().expect("written above")
+    }
+
     /// A request sent on with the `_meta` 2026-07-28 requires.
     fn forward(&mut self, mut msg: Value, method: &str, id: Value) -> Vec<Out> {
         if self.client.is_none() {
             let why = format!("{method} before initialize");
             return vec![Out::client(error_response(id, modern::INVALID_REQUEST, why))];
         }
-        if self.meta_written.is_none() {
-            self.meta_written = Some(to_value(&self.request_meta()));
-        }
-        crate::merge_meta(&mut msg, self.meta_written.as_ref().expect("written above"));
+        let meta: Value = serde_json::from_str(self.meta_written().get()).unwrap_or_default();
+        crate::merge_meta(&mut msg, &meta);
         let converted = crate::read_as::<legacy::ClientRequest>(&msg)
             .and_then(|r| modern::ClientRequest::try_from(r).map_err(|e| e.to_string()));
         match converted {
-            Ok(request) => {
-                let request = to_value(&request);
-                let call = Call {
-                    method: method.to_string(),
-                    request: request.clone(),
-                    round: None,
-                    rounds: 0,
-                    sent_as: id.clone(),
-                };
-                self.calls.insert(key(&id), call);
-                vec![Out::server(request)]
-            }
+            Ok(request) => vec![self.send_call(method, id, written(&request))],
             Err(e) => vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
         }
+    }
+
+    /// A client's request the bridge sends on, read straight from its line (a
+    /// message is read as its type once, with no `Value` between): `None`, and
+    /// nothing changed, for any other message and for one that does not read
+    /// or convert (which [`ToModern::from_client`] takes, for its error).
+    pub(crate) fn client_line(&mut self, line: &str) -> Option<Vec<Out>> {
+        let mut msg = Members::read(line).ok()?;
+        let method: Cow<str> = msg.read_member("method")?;
+        let id = id_of(&msg)?;
+        let own = [method::INITIALIZE, method::PING, method::SET_LEVEL, method::SUBSCRIBE, method::UNSUBSCRIBE];
+        if is_own_id(&id) || own.contains(&method.as_ref()) || self.client.is_none() {
+            return None;
+        }
+        let params_text = msg.remove("params");
+        let mut params = match &params_text {
+            Some(params) => Members::read(params.get()).ok()?,
+            None => Members::default(),
+        };
+        // The client's `_meta` keeps what the bridge's does not set (a progress token).
+        let meta_text = params.remove("_meta");
+        let mut meta = meta_text.as_ref().and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
+        let bridges = Members::read(self.meta_written().get()).ok()?;
+        for (key, value) in bridges.iter() {
+            meta.set(key.clone(), Cow::Borrowed(value));
+        }
+        params.set("_meta", Cow::Owned(meta.write()));
+        msg.set("params", Cow::Owned(params.write()));
+        let request: legacy::ClientRequest = mcp_spec_types::from_str(msg.write().get()).ok()?;
+        let request = modern::ClientRequest::try_from(request).ok()?;
+        Some(vec![self.send_call(&method, id, written(&request))])
+    }
+
+    /// A client's call sent to the server, kept for its answer.
+    fn send_call(&mut self, method: &str, id: Value, request: Box<RawValue>) -> Out {
+        let out = Out::written(To::Server, request.clone());
+        let call = Call { method: method.to_string(), request, round: None, rounds: 0, sent_as: id.clone() };
+        self.calls.insert(key(&id), call);
+        out
     }
 
     fn client_notification(&mut self, msg: Value, method: &str) -> Vec<Out> {
@@ -487,6 +525,42 @@ impl ToModern {
         }
     }
 
+    /// A call's complete result, read straight from the server's line (see
+    /// [`ToModern::client_line`]): `None`, and nothing changed, for any
+    /// other message, an `input_required` round, or a client of an older
+    /// version (whose every message is checked as its version's type).
+    pub(crate) fn server_line(&mut self, line: &str) -> Option<Vec<Out>> {
+        if self.version != LEGACY_VERSION {
+            return None;
+        }
+        let msg = Members::read(line).ok()?;
+        let result = msg.get("result").filter(|_| msg.get("method").is_none())?;
+        let id = id_of(&msg)?;
+        let server_key = key(&id);
+        if self.own.contains(&server_key) {
+            return None;
+        }
+        let retry_of = self.retries.get(&server_key).cloned();
+        let call_key = retry_of.clone().unwrap_or_else(|| server_key.clone());
+        let call = self.calls.get(&call_key)?;
+        let kind: Option<Cow<str>> = Members::read(result.get()).ok()?.read_member("resultType");
+        if kind.as_deref() == Some("input_required") && may_ask_for_input(&call.method) {
+            return None;
+        }
+        let call = self.calls.remove(&call_key).expect("looked up above");
+        let client_id = match retry_of {
+            Some(call_key) => {
+                self.retries.remove(&server_key);
+                serde_json::from_str(&call_key).unwrap_or(id)
+            }
+            None => id,
+        };
+        Some(vec![match down_result_text(&call.method, result) {
+            Ok(r) => Out::written(To::Client, result_response_written(&client_id, &r)),
+            Err(e) => Out::client(error_response(client_id, modern::INTERNAL_ERROR, e)),
+        }])
+    }
+
     fn response(&mut self, msg: Value, id: Value) -> Vec<Out> {
         let server_key = key(&id);
         if self.own.remove(&server_key) {
@@ -571,8 +645,8 @@ impl ToModern {
 }
 
 /// The request sent again, with the answers and the state as it came.
-fn retry(request: &Value, responses: Map<String, Value>, state: Option<String>) -> Value {
-    let mut again = request.clone();
+fn retry(request: &RawValue, responses: Map<String, Value>, state: Option<String>) -> Value {
+    let mut again: Value = serde_json::from_str(request.get()).unwrap_or_default();
     if let Some(params) = again.get_mut("params").and_then(Value::as_object_mut) {
         params.remove("inputResponses");
         params.remove("requestState");
@@ -590,15 +664,21 @@ fn retry(request: &Value, responses: Map<String, Value>, state: Option<String>) 
 /// generated conversion of its method's result type, then without what
 /// 2025-11-25 does not name (`resultType`, the cache hints, reserved `_meta` keys).
 fn down_result(method: &str, result: &Value) -> Result<Value, String> {
-    let mut converted = cross_result(method, Way::Down, result)?;
-    if let Some(o) = converted.as_object_mut() {
-        for modern_only in ["resultType", "ttlMs", "cacheScope"] {
-            o.remove(modern_only);
-        }
-    }
-    drop_reserved_meta(&mut converted);
-    Ok(converted)
+    let converted = down_result_text(method, &written(result))?;
+    Ok(serde_json::from_str(converted.get()).unwrap_or_default())
 }
+
+/// [`down_result`] on the result's text.
+fn down_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, String> {
+    let converted = cross_result_text(method, Way::Down, result)?;
+    let Ok(mut members) = Members::read(converted.get()) else { return Ok(converted) };
+    members.retain(|k| !MODERN_ONLY_RESULT_MEMBERS.contains(&k));
+    crate::drop_reserved_meta_in(&mut members);
+    Ok(members.write())
+}
+
+/// What a 2026-07-28 result has that no 2025-11-25 result names.
+const MODERN_ONLY_RESULT_MEMBERS: [&str; 3] = ["resultType", "ttlMs", "cacheScope"];
 
 /// A `notifications/cancelled` for one of the bridge's own requests.
 fn cancel(request: Value, reason: &str) -> Value {

@@ -29,7 +29,8 @@ fn to_modern() -> Bridge {
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}}, "clientInfo": {"name": "old", "version": "1"}}});
     let out = b.from_client(&init.to_string());
-    let [Out { to: To::Client, message }] = &out[..] else { panic!("{out:?}") };
+    let [Out { to: To::Client, .. }] = &out[..] else { panic!("{out:?}") };
+    let message = out[0].message();
     assert_eq!(message["result"]["protocolVersion"], "2025-11-25");
     assert_eq!(message["result"]["serverInfo"]["name"], "modern-server");
     assert_eq!(message["result"]["instructions"], "be kind");
@@ -40,7 +41,7 @@ fn to_modern() -> Bridge {
 fn one(out: Vec<Out>, to: To) -> Value {
     assert_eq!(out.len(), 1, "{out:?}");
     assert_eq!(out[0].to, to, "{out:?}");
-    out[0].message.clone()
+    out[0].message()
 }
 
 #[test]
@@ -150,8 +151,8 @@ fn to_legacy() -> Bridge {
         "capabilities": {"tools": {"listChanged": true}}, "serverInfo": {"name": "old-server", "version": "2"}}});
     let out = b.from_server(&answer.to_string());
     assert_eq!(out.len(), 3, "{out:?}");
-    assert_eq!(out[0].message["method"], "notifications/initialized");
-    let discover = &out[1].message;
+    assert_eq!(out[0].message()["method"], "notifications/initialized");
+    let discover = &out[1].message();
     assert_eq!(out[1].to, To::Client);
     assert_eq!(discover["result"]["supportedVersions"], json!(["2026-07-28"]));
     assert_eq!(discover["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "old-server");
@@ -160,8 +161,8 @@ fn to_legacy() -> Bridge {
         (json!(0), json!("private"))
     );
     // The queued request, without the reserved _meta keys.
-    assert_eq!(out[2].message["method"], "tools/list");
-    assert!(out[2].message["params"].get("_meta").is_none(), "{}", out[2].message);
+    assert_eq!(out[2].message()["method"], "tools/list");
+    assert!(out[2].message()["params"].get("_meta").is_none(), "{}", out[2].message());
     b
 }
 
@@ -224,8 +225,8 @@ fn a_legacy_client_gets_list_changes_and_its_subscriptions_through_a_listen_stre
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}});
     let out = b.from_client(&init.to_string());
     assert_eq!(out.len(), 2, "{out:?}");
-    assert_eq!(out[0].message["result"]["capabilities"]["tools"]["listChanged"], true);
-    let listen = &out[1].message;
+    assert_eq!(out[0].message()["result"]["capabilities"]["tools"]["listChanged"], true);
+    let listen = &out[1].message();
     assert_eq!((out[1].to, listen["method"].clone()), (To::Server, json!("subscriptions/listen")));
     assert_eq!(listen["params"]["notifications"], json!({"toolsListChanged": true}));
     assert_eq!(listen["params"]["_meta"]["io.modelcontextprotocol/clientInfo"]["name"], "old");
@@ -254,13 +255,13 @@ fn a_legacy_client_gets_list_changes_and_its_subscriptions_through_a_listen_stre
     let out = b.from_server(&ack2.to_string());
     assert_eq!(out.len(), 2, "{out:?}");
     assert_eq!(
-        (out[0].to, out[0].message.clone()),
+        (out[0].to, out[0].message()),
         (
             To::Server,
             json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": first, "reason": "resubscribed"}})
         )
     );
-    assert_eq!((out[1].to, out[1].message.clone()), (To::Client, json!({"jsonrpc": "2.0", "id": 1, "result": {}})));
+    assert_eq!((out[1].to, out[1].message()), (To::Client, json!({"jsonrpc": "2.0", "id": 1, "result": {}})));
     // The cancelled stream's end is the bridge's own business.
     assert!(b.from_server(&json!({"jsonrpc": "2.0", "id": first, "result": {}}).to_string()).is_empty());
     let updated = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {
@@ -308,8 +309,8 @@ fn with_nothing_to_listen_for_a_legacy_client_is_answered_at_once() {
     // The last subscription gone: the stream cancelled and the client answered, with no ack to wait for.
     let out = b.from_client(r#"{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"a://b"}}"#);
     assert_eq!(out.len(), 2, "{out:?}");
-    assert_eq!((out[0].to, out[0].message["params"]["requestId"].clone()), (To::Server, listen["id"].clone()));
-    assert_eq!((out[1].to, out[1].message.clone()), (To::Client, json!({"jsonrpc": "2.0", "id": 2, "result": {}})));
+    assert_eq!((out[0].to, out[0].message()["params"]["requestId"].clone()), (To::Server, listen["id"].clone()));
+    assert_eq!((out[1].to, out[1].message()), (To::Client, json!({"jsonrpc": "2.0", "id": 2, "result": {}})));
 }
 
 /// `to_legacy()`'s queued `tools/list` answered: a session with nothing open.
@@ -344,10 +345,10 @@ fn a_call_that_ends_while_its_client_still_answers_gives_its_result_to_the_retry
     retry["params"]["inputResponses"] = json!({input_key: {"roots": [{"uri": "file:///w"}]}});
     let out = b.from_client(&retry.to_string());
     assert_eq!(out.len(), 2, "{out:?}");
-    assert_eq!((out[0].to, out[0].message["id"].clone()), (To::Server, json!(60)));
-    assert_eq!(out[0].message["result"]["roots"][0]["uri"], "file:///w");
-    assert_eq!((out[1].to, out[1].message["id"].clone()), (To::Client, json!(5)));
-    assert_eq!(out[1].message["result"]["content"][0]["text"], "done");
+    assert_eq!((out[0].to, out[0].message()["id"].clone()), (To::Server, json!(60)));
+    assert_eq!(out[0].message()["result"]["roots"][0]["uri"], "file:///w");
+    assert_eq!((out[1].to, out[1].message()["id"].clone()), (To::Client, json!(5)));
+    assert_eq!(out[1].message()["result"]["content"][0]["text"], "done");
     // The older call answers its own id.
     let slow = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": []}});
     assert_eq!(one(b.from_server(&slow.to_string()), To::Client)["id"], 3);
@@ -382,10 +383,13 @@ fn a_cancel_reaches_the_legacy_server_by_the_id_it_knows_and_ends_the_questions_
     let out = b.from_client(&cancel.to_string());
     assert_eq!(out.len(), 2, "{out:?}");
     assert_eq!(
-        (out[0].to, out[0].message["id"].clone(), out[0].message["error"]["code"].clone()),
+        (out[0].to, out[0].message()["id"].clone(), out[0].message()["error"]["code"].clone()),
         (To::Server, json!(62), json!(-32603))
     );
-    assert_eq!((out[1].to, out[1].message["params"].clone()), (To::Server, json!({"requestId": 3, "reason": "user"})));
+    assert_eq!(
+        (out[1].to, out[1].message()["params"].clone()),
+        (To::Server, json!({"requestId": 3, "reason": "user"}))
+    );
     // The server's own cancel of a question is not the client's business (on stdio it would end a listen stream).
     let withdrawn = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 63}});
     assert!(b.from_server(&withdrawn.to_string()).is_empty());
@@ -436,10 +440,10 @@ fn a_legacy_clients_cancel_mid_round_withdraws_the_bridges_questions() {
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}});
     let out = b.from_client(&cancel.to_string());
     assert_eq!(out.len(), 3, "{out:?}");
-    let withdrawn: Vec<Value> = out[..2].iter().map(|o| o.message["params"]["requestId"].clone()).collect();
-    let asked: Vec<Value> = asks.iter().map(|o| o.message["id"].clone()).collect();
+    let withdrawn: Vec<Value> = out[..2].iter().map(|o| o.message()["params"]["requestId"].clone()).collect();
+    let asked: Vec<Value> = asks.iter().map(|o| o.message()["id"].clone()).collect();
     assert_eq!((out[0].to, out[1].to, &withdrawn), (To::Client, To::Client, &asked));
-    assert_eq!((out[2].to, out[2].message["params"]["requestId"].clone()), (To::Server, json!(9)));
+    assert_eq!((out[2].to, out[2].message()["params"]["requestId"].clone()), (To::Server, json!(9)));
     // A late answer to a withdrawn question goes nowhere, and says so.
     let late = json!({"jsonrpc": "2.0", "id": asked[0], "result": {"roots": []}});
     assert!(b.from_client(&late.to_string()).is_empty());
@@ -522,7 +526,7 @@ fn a_listen_stream_the_modern_server_ends_is_opened_again_a_few_times() {
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}});
     let out = b.from_client(&init.to_string());
-    let mut stream = out[1].message["id"].clone();
+    let mut stream = out[1].message()["id"].clone();
     let mut reopened = 0;
     loop {
         let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
@@ -613,7 +617,7 @@ fn a_legacy_server_of_an_older_version_is_spoken_to_in_it_and_an_unknown_version
     };
     let (mut b, out) = handshake("2025-03-26");
     assert_eq!(out.len(), 2, "{out:?}");
-    assert_eq!(out[1].message["result"]["supportedVersions"], json!(["2026-07-28"]));
+    assert_eq!(out[1].message()["result"]["supportedVersions"], json!(["2026-07-28"]));
     assert_eq!(one(b.from_client(&call(2, "t").to_string()), To::Server)["method"], "tools/call");
 
     // A version the bridge has no types for: the client is told why, now and after.
@@ -660,17 +664,17 @@ fn a_question_the_calls_client_has_no_capability_for_fails_the_call_with_32021()
     assert_eq!(out.len(), 3, "{out:?}");
     // The server's question refused as a client without roots refuses it, and the call ended.
     assert_eq!(
-        (out[0].to, out[0].message["id"].clone(), out[0].message["error"]["code"].clone()),
+        (out[0].to, out[0].message()["id"].clone(), out[0].message()["error"]["code"].clone()),
         (To::Server, json!(70), json!(-32601))
     );
-    assert_eq!((out[1].to, out[1].message["method"].clone()), (To::Server, json!("notifications/cancelled")));
-    assert_eq!(out[1].message["params"]["requestId"], 3);
+    assert_eq!((out[1].to, out[1].message()["method"].clone()), (To::Server, json!("notifications/cancelled")));
+    assert_eq!(out[1].message()["params"]["requestId"], 3);
     // The client: MissingRequiredClientCapabilityError, naming roots.
     assert_eq!(out[2].to, To::Client);
     let _typed: mcp_era_bridge::modern::MissingRequiredClientCapabilityError =
-        mcp_spec_types::from_str(&out[2].message.to_string()).unwrap_or_else(|e| panic!("{e}: {}", out[2].message));
-    assert_eq!(out[2].message["id"], 3);
-    assert_eq!(out[2].message["error"]["data"]["requiredCapabilities"], json!({"roots": {}}));
+        mcp_spec_types::from_str(&out[2].line).unwrap_or_else(|e| panic!("{e}: {}", out[2].message()));
+    assert_eq!(out[2].message()["id"], 3);
+    assert_eq!(out[2].message()["error"]["data"]["requiredCapabilities"], json!({"roots": {}}));
     // The server's late answer goes nowhere, and is not taken for a stray.
     let late = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": []}});
     assert!(b.from_server(&late.to_string()).is_empty());
@@ -705,8 +709,8 @@ fn a_question_goes_through_the_newest_call_that_declared_what_it_needs() {
         "message": "sign in", "url": "https://example.com/login", "elicitationId": "e1"}});
     let out = b.from_server(&url.to_string());
     let refused = out.iter().find(|o| o.to == To::Client).unwrap_or_else(|| panic!("{out:?}"));
-    assert_eq!(refused.message["error"]["code"], -32021, "{out:?}");
-    assert_eq!(refused.message["error"]["data"]["requiredCapabilities"], json!({"elicitation": {"url": {}}}));
+    assert_eq!(refused.message()["error"]["code"], -32021, "{out:?}");
+    assert_eq!(refused.message()["error"]["data"]["requiredCapabilities"], json!({"elicitation": {"url": {}}}));
     // The form mode, for a call that declared it, is asked.
     one(b.from_client(&with(6, json!({"elicitation": {}}))), To::Server);
     let form = json!({"jsonrpc": "2.0", "id": 82, "method": "elicitation/create", "params": {"message": "name?",
@@ -726,8 +730,8 @@ fn a_cancel_of_a_call_that_ended_while_its_client_answered_a_round_answers_its_q
     assert!(b.from_server(&done.to_string()).is_empty());
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}});
     let out = b.from_client(&cancel.to_string());
-    let answered = out.iter().find(|o| o.message["id"] == 60).unwrap_or_else(|| panic!("{out:?}"));
-    assert_eq!((answered.to, answered.message["error"]["code"].clone()), (To::Server, json!(-32603)));
+    let answered = out.iter().find(|o| o.message()["id"] == 60).unwrap_or_else(|| panic!("{out:?}"));
+    assert_eq!((answered.to, answered.message()["error"]["code"].clone()), (To::Server, json!(-32603)));
 }
 
 /// A modern client's `_meta.logLevel` becomes a `logging/setLevel` (once per
@@ -747,8 +751,11 @@ fn a_log_level_is_set_only_on_a_server_that_offers_logging() {
         with_level["io.modelcontextprotocol/logLevel"] = json!("debug");
         let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": with_level}});
         let out = b.from_client(&list.to_string());
-        let methods: Vec<&str> =
-            out.iter().filter(|o| o.to == To::Server).filter_map(|o| o.message["method"].as_str()).collect();
+        let methods: Vec<String> = out
+            .iter()
+            .filter(|o| o.to == To::Server)
+            .filter_map(|o| o.message()["method"].as_str().map(str::to_string))
+            .collect();
         if offers {
             assert_eq!(methods, ["logging/setLevel", "tools/list"], "{out:?}");
         } else {

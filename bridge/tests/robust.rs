@@ -101,16 +101,16 @@ fn to_modern() -> Bridge {
     // DiscoverResult, the call sent on to the server with its 2026-07-28 _meta.
     // The server announces tool list changes: a listen stream opened for the client.
     let out = b.from_client(&init.to_string());
-    let [Out { to: To::Client, message }, Out { to: To::Server, message: listen }] = &out[..] else {
-        panic!("initialize: {out:?}")
-    };
+    let [Out { to: To::Client, .. }, Out { to: To::Server, .. }] = &out[..] else { panic!("initialize: {out:?}") };
+    let (message, listen) = (out[0].message(), out[1].message());
     assert_eq!((message["id"].clone(), message["result"]["protocolVersion"].clone()), (json!(0), json!("2025-11-25")));
     assert_eq!(
         (listen["method"].clone(), listen["params"]["notifications"].clone()),
         (json!("subscriptions/listen"), json!({"toolsListChanged": true}))
     );
     let out = b.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#);
-    let [Out { to: To::Server, message }] = &out[..] else { panic!("tools/call: {out:?}") };
+    let [Out { to: To::Server, .. }] = &out[..] else { panic!("tools/call: {out:?}") };
+    let message = out[0].message();
     assert_eq!((message["id"].clone(), message["method"].clone()), (json!(1), json!("tools/call")));
     assert_eq!(message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
     b
@@ -122,13 +122,14 @@ fn to_legacy() -> Bridge {
     let first = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"_meta": meta(), "name": "t"}});
     let out = b.from_client(&first.to_string());
     // The fixture checks itself: the handshake first, the call sent once it is done.
-    let [Out { to: To::Server, message: init }] = &out[..] else { panic!("the handshake: {out:?}") };
+    let [Out { to: To::Server, .. }] = &out[..] else { panic!("the handshake: {out:?}") };
+    let init = out[0].message();
     assert_eq!(init["method"], "initialize");
     let answer = json!({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25",
         "capabilities": {"tools": {}, "resources": {"subscribe": true}}, "serverInfo": {"name": "s", "version": "2"}}});
     let out = b.from_server(&answer.to_string());
     let sent: Vec<(To, Value, Value)> =
-        out.iter().map(|o| (o.to, o.message["method"].clone(), o.message["id"].clone())).collect();
+        out.iter().map(|o| (o.to, o.message()["method"].clone(), o.message()["id"].clone())).collect();
     assert_eq!(
         sent,
         [(To::Server, json!("notifications/initialized"), Value::Null), (To::Server, json!("tools/call"), json!(1))]
@@ -176,18 +177,18 @@ fn judge_sent(bridge: &mut Bridge, from: To, msg: &Value) -> (Vec<Out>, Result<(
 /// answered or sent on.
 fn rules(out: &[Out], from: To, msg: &Value) -> Result<(), String> {
     for o in out {
-        if let Some(why) = not_a_message(&o.message) {
-            return Err(format!("sent {:?} {why}: {}", o.to, o.message));
+        if let Some(why) = not_a_message(&o.message()) {
+            return Err(format!("sent {:?} {why}: {}", o.to, o.line));
         }
     }
     let Some(method) = msg.get("method").and_then(Value::as_str).filter(|_| msg.get("id").is_some()) else {
         return Ok(());
     };
     let other = if from == To::Client { To::Server } else { To::Client };
-    let answered = out.iter().any(|o| o.to == from && o.message.get("method").is_none() && o.message.get("id") == msg.get("id"))
+    let answered = out.iter().any(|o| o.to == from && o.message().get("method").is_none() && o.message().get("id") == msg.get("id"))
         // A listen stream is answered by its acknowledgment, and stays open.
-        || out.iter().any(|o| o.to == from && o.message["method"] == "notifications/subscriptions/acknowledged");
-    if !answered && !out.iter().any(|o| o.to == other && sends_on(method, from, &o.message)) {
+        || out.iter().any(|o| o.to == from && o.message()["method"] == "notifications/subscriptions/acknowledged");
+    if !answered && !out.iter().any(|o| o.to == other && sends_on(method, from, &o.message())) {
         return Err(format!("a {method} request from the {from:?} was neither answered nor sent on: {out:?}"));
     }
     Ok(())
@@ -245,7 +246,7 @@ fn no_message_makes_the_bridge_panic_send_a_non_message_or_drop_a_request() {
             tried += 1;
             let (out, verdict) = judge_sent(&mut one, from, msg);
             let asks_round = |o: &Out| {
-                o.to == To::Client && o.message.pointer("/result/resultType") == Some(&json!("input_required"))
+                o.to == To::Client && o.message().pointer("/result/resultType") == Some(&json!("input_required"))
             };
             let held = kind.starts_with("modern client") && from == To::Server && out.is_empty() && round_out;
             match verdict {
@@ -257,7 +258,8 @@ fn no_message_makes_the_bridge_panic_send_a_non_message_or_drop_a_request() {
             }
             if out.iter().any(asks_round) {
                 round_out = true;
-            } else if from == To::Client && out.iter().any(|o| o.to == To::Server && o.message.get("method").is_none())
+            } else if from == To::Client
+                && out.iter().any(|o| o.to == To::Server && o.message().get("method").is_none())
             {
                 // A retry the bridge took: its answers went to the server's questions.
                 round_out = false;

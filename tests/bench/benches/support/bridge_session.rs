@@ -57,7 +57,7 @@ pub fn replay(s: &Session) -> Vec<String> {
             To::Client => bridge.from_client(line),
             To::Server => bridge.from_server(line),
         };
-        out.extend(outs.into_iter().map(|o| o.message.to_string()));
+        out.extend(outs.into_iter().map(|o| o.line));
     }
     out
 }

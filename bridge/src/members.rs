@@ -1,0 +1,152 @@
+//! A JSON object's members as the text they came in, in order: how the bridge
+//! reads a message around the part it reads as its generated type (the
+//! JSON-RPC envelope, a `_meta`, the members a result gains or loses between
+//! the eras) and writes it back without parsing what it does not touch. Each
+//! member's value is a `serde_json` `RawValue`: checked to be JSON as it is
+//! read, handed over and written as it came.
+
+use std::borrow::Cow;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::value::{RawValue, to_raw_value};
+
+/// An object's members, each key with its value's text.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Members<'a>(Vec<(Cow<'a, str>, Cow<'a, RawValue>)>);
+
+impl<'a> Members<'a> {
+    /// The members of `text`, which must be one JSON object; a key given
+    /// twice keeps its last value, as `serde_json::Value` does.
+    pub(crate) fn read(text: &'a str) -> Result<Members<'a>, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// A member's value.
+    pub(crate) fn get(&self, key: &str) -> Option<&RawValue> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_ref())
+    }
+
+    /// A member's value read as `T` (`None` when absent or not a `T`).
+    pub(crate) fn read_member<'s, T: Deserialize<'s>>(&'s self, key: &str) -> Option<T> {
+        self.get(key).and_then(|v| serde_json::from_str(v.get()).ok())
+    }
+
+    /// Takes a member out.
+    pub(crate) fn remove(&mut self, key: &str) -> Option<Cow<'a, RawValue>> {
+        let at = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.remove(at).1)
+    }
+
+    /// Sets a member: in its place when present, else last.
+    pub(crate) fn set(&mut self, key: impl Into<Cow<'a, str>>, value: Cow<'a, RawValue>) {
+        let key = key.into();
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => *v = value,
+            None => self.0.push((key, value)),
+        }
+    }
+
+    /// Keeps the members `keep` says yes to.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.0.retain(|(k, _)| keep(k));
+    }
+
+    /// Edits an object member's own members, written back in its place
+    /// (nothing when it is absent or no object).
+    pub(crate) fn edit(&mut self, key: &str, f: impl FnOnce(&mut Members<'_>)) {
+        let Some(at) = self.0.iter().position(|(k, _)| k == key) else { return };
+        let Ok(mut inner) = Members::read(self.0[at].1.get()) else { return };
+        f(&mut inner);
+        let edited = inner.write();
+        self.0[at].1 = Cow::Owned(edited);
+    }
+
+    /// The members, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Cow<'a, str>, &RawValue)> {
+        self.0.iter().map(|(k, v)| (k, v.as_ref()))
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The members written as one object.
+    pub(crate) fn write(&self) -> Box<RawValue> {
+        written(self)
+    }
+}
+
+/// A value written as JSON text (the generated types' writing does not fail).
+pub(crate) fn written<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+    to_raw_value(value).unwrap_or_else(|_| RawValue::NULL.to_owned())
+}
+
+/// A constant's JSON text (`"\"complete\""`), as a member's value.
+pub(crate) fn constant(text: &'static str) -> Cow<'static, RawValue> {
+    Cow::Borrowed(serde_json::from_str(text).expect("a constant is JSON"))
+}
+
+impl Serialize for Members<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k.as_ref(), v.as_ref())?;
+        }
+        map.end()
+    }
+}
+
+/// A key, borrowed from the text unless it has escapes.
+#[derive(serde::Deserialize)]
+struct Key<'a>(#[serde(borrow)] Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Object;
+        impl<'de> Visitor<'de> for Object {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
+                let mut members = Members(Vec::with_capacity(map.size_hint().unwrap_or(4)));
+                while let Some((Key(key), value)) = map.next_entry::<Key<'de>, &'de RawValue>()? {
+                    members.set(key, Cow::Borrowed(value));
+                }
+                Ok(members)
+            }
+        }
+        deserializer.deserialize_map(Object)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use serde_json::{Value, json};
+
+    use super::{Members, written};
+
+    /// Members are read in order, a repeated key keeps its last value (as a
+    /// `Value` does), escaped keys are read as what they say, and writing them
+    /// back gives the same JSON; what is not an object is an error.
+    #[test]
+    fn members_read_and_write_back_what_came() {
+        let text = r#"{"b": [1, 2], "a\u0041": {"x": "y"}, "b": 3, "c": null}"#;
+        let mut members = Members::read(text).expect("an object");
+        assert_eq!(members.get("aA").map(|v| v.get()), Some(r#"{"x": "y"}"#));
+        assert_eq!(members.read_member::<u64>("b"), Some(3));
+        let back: Value = serde_json::from_str(members.write().get()).unwrap();
+        assert_eq!(back, serde_json::from_str::<Value>(text).unwrap());
+        members.remove("aA");
+        members.set("d", Cow::Owned(written(&json!({"e": true}))));
+        members.set("b", Cow::Owned(written(&json!("now"))));
+        members.retain(|k| k != "c");
+        assert_eq!(members.write().get(), r#"{"b":"now","d":{"e":true}}"#);
+        for not_an_object in ["[1]", "3", "\"x\"", "{", "{\"a\": }"] {
+            assert!(Members::read(not_an_object).is_err(), "{not_an_object}");
+        }
+    }
+}
