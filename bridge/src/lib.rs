@@ -465,17 +465,11 @@ pub(crate) enum Way {
 }
 
 /// The result of `method` (a server's to a request, or a client's to a
-/// server's question) carried across: read as its method's complete result in
-/// the one era (the generated `AnyResult`'s dispatch by method), through the
-/// generated conversion to the other's, written back. A method that one of the
-/// two revisions has no request for (an extension's) goes as it came.
-pub(crate) fn cross_result(method: &str, way: Way, value: &Value) -> Result<Value, String> {
-    let crossed = cross_result_text(method, way, &members::written(value))?;
-    Ok(serde_json::from_str(crossed.get()).unwrap_or(Value::Null))
-}
-
-/// [`cross_result`] on a result's text, as it came: read once as its type,
-/// written once as the other era's.
+/// server's question) carried across, from its text as it came: read once as
+/// its method's complete result in the one era (the generated `AnyResult`'s
+/// dispatch by method), through the generated conversion to the other's,
+/// written once. A method that one of the two revisions has no request for
+/// (an extension's) goes as it came.
 pub(crate) fn cross_result_text(method: &str, way: Way, text: &RawValue) -> Result<Box<RawValue>, String> {
     let known =
         |methods: &[mcp_spec_types::MethodInfo]| find_method(methods, method).is_some_and(|m| m.complete.is_some());
@@ -635,6 +629,80 @@ pub(crate) fn is_own_id(id: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
+    use super::{Bridge, PROBE_ID, To, refuse_own_id, server_era, with_json};
+
+    /// The recorded sessions the benchmarks replay (`tests/bench/data/bridge/`,
+    /// the bridge's `--record` of the peer tests' sessions), each replayed
+    /// through two bridges: one given each line the way `Bridge` gives it (read
+    /// straight from the line where that applies), one through the `Value`
+    /// path alone. Both send the same messages, as JSON, to the same side, for
+    /// every line; and the line path took the messages it is for (counted, so
+    /// a line path that never applies fails here).
+    #[test]
+    fn the_line_path_sends_what_the_value_path_sends() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bench/data/bridge");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.expect("a directory entry").path())
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), 2, "{files:?}");
+        let mut took = Vec::new();
+        for file in &files {
+            let text = std::fs::read_to_string(file).expect("a recorded session");
+            let records: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("a record")).collect();
+            let is_probe = |r: &Value| r["msg"]["id"] == PROBE_ID;
+            let probe = records.iter().find(|r| r["side"] == "server" && r["dir"] == "s2c" && is_probe(r));
+            let server =
+                probe.map(|p| server_era(&p["msg"]).expect("the probe's answer")).unwrap_or(super::ServerEra::Legacy);
+            let inputs: Vec<(To, String)> = records
+                .iter()
+                .take_while(|r| r.get("closing").is_none())
+                .filter(|r| !is_probe(r))
+                .filter_map(|r| match (r["side"].as_str(), r["dir"].as_str()) {
+                    (Some("client"), Some("c2s")) => Some((To::Client, r["msg"].to_string())),
+                    (Some("server"), Some("s2c")) => Some((To::Server, r["msg"].to_string())),
+                    _ => None,
+                })
+                .collect();
+            let first = inputs.iter().find(|(t, _)| *t == To::Client).expect("a client message");
+            let client = super::client_era(&serde_json::from_str(&first.1).expect("JSON"));
+            let mut by_line = Bridge::between(client, server.clone()).expect("two eras");
+            let mut by_value = Bridge::between(client, server).expect("two eras");
+            let (mut line_path, mut messages) = (0, 0);
+            for (from, line) in &inputs {
+                let direct = match (&mut by_line, from) {
+                    (Bridge::ToModern(b), To::Client) => b.client_line(line),
+                    (Bridge::ToModern(b), To::Server) => b.server_line(line),
+                    (Bridge::ToLegacy(b), To::Client) => b.client_line(line),
+                    (Bridge::ToLegacy(b), To::Server) => b.server_line(line),
+                };
+                line_path += usize::from(direct.is_some());
+                let direct = direct.unwrap_or_else(|| match from {
+                    To::Client => by_line.from_client(line),
+                    To::Server => by_line.from_server(line),
+                });
+                let valued = with_json(line, *from, |v| match (&mut by_value, from) {
+                    (Bridge::ToModern(b), To::Client) => refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)),
+                    (Bridge::ToLegacy(b), To::Client) => refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)),
+                    (Bridge::ToModern(b), To::Server) => b.from_server(v),
+                    (Bridge::ToLegacy(b), To::Server) => b.from_server(v),
+                });
+                let sent = |out: &[super::Out]| out.iter().map(|o| (o.to, o.message())).collect::<Vec<_>>();
+                assert_eq!(sent(&direct), sent(&valued), "{}: after {line}", file.display());
+                messages += direct.len();
+            }
+            took.push((line_path, inputs.len(), messages));
+        }
+        // All but what the bridge answers or shapes itself, the first request (which waits
+        // for the handshake) and notifications: of the modern client's 33 lines, 12 of its
+        // requests (3 of them retries) and the server's 10 results and 3 questions; of the
+        // legacy client's 51, 16 of its requests, its 4 answers to questions, the server's
+        // 19 results (3 of them input_required).
+        assert_eq!(took, [(25, 33, 29), (39, 51, 52)]);
+    }
     /// The reserved `_meta` keys the registry gives are the ones 2026-07-28's
     /// `_meta` objects declare (`RequestMetaObject`, `ResultMetaObject`,
     /// `NotificationMetaObject`), each once.

@@ -13,7 +13,7 @@ use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
     legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
-use crate::{To, Way, cross_result, cross_result_text, id_of, is_own_id, result_response_written};
+use crate::{To, Way, cross_result_text, id_of, is_own_id, result_response_written};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// How many ended calls the bridge remembers (see `ToLegacy::ended`).
@@ -248,7 +248,11 @@ impl ToLegacy {
                     match state.as_str().filter(|s| self.held.contains_key(*s)) {
                         Some(state) => {
                             let state = state.to_string();
-                            out.extend(self.retried(&msg, &state, id));
+                            let text = msg.get("params").map(written).unwrap_or_else(|| written(&json!({})));
+                            let params = Members::read(text.get()).unwrap_or_default();
+                            let meta =
+                                params.get("_meta").and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
+                            out.extend(self.retried(&Retry::of(&params, &meta), &state, id));
                         }
                         None => {
                             let why = format!("requestState {state} is none this bridge gave, or its call has ended");
@@ -313,10 +317,15 @@ impl ToLegacy {
         let logs = self.init().is_some_and(|init| init.capabilities.logging.is_some());
         let new_level = logs && level.is_some() && self.log_level.as_deref() != level.as_deref();
         let other_version = version.is_some_and(|v| v != MODERN_VERSION);
-        if other_version || new_level || params.get("requestState").is_some() {
+        if other_version || new_level {
             return None;
         }
         let request: modern::ClientRequest = mcp_spec_types::from_str(line).ok()?;
+        if let Some(state) = params.get("requestState") {
+            // A retry of a call the bridge holds (any other state is refused, with why, by `request`).
+            let state: String = serde_json::from_str(state.get()).ok().filter(|s| self.held.contains_key(s))?;
+            return Some(self.retried(&Retry::of(&params, &meta), &state, id));
+        }
         let request = legacy::ClientRequest::try_from(request).ok()?;
         let converted = written(&request);
         let mut sent = Members::read(converted.get()).ok()?;
@@ -339,9 +348,9 @@ impl ToLegacy {
     }
 
     /// A call's result or a question for the client, read straight from the
-    /// server's line (see [`ToLegacy::client_line`]): `None`, and
-    /// nothing changed, for any other message and for a call in an
-    /// `input_required` round.
+    /// server's line (see [`ToLegacy::client_line`]): `None`, and nothing
+    /// changed, for any other message and for a call whose client still
+    /// answers an `input_required` round.
     pub(crate) fn server_line(&mut self, line: &str) -> Option<Vec<Out>> {
         let msg = Members::read(line).ok()?;
         let id = id_of(&msg)?;
@@ -354,10 +363,15 @@ impl ToLegacy {
         if id.as_str() == Some(INIT_ID) || self.own.contains(&server_key) {
             return None;
         }
-        if self.calls.get(&server_key)?.state.is_some() {
+        // A call whose client holds an input_required and will retry gets its answer then.
+        let held = self.calls.get(&server_key)?.state.as_ref().and_then(|s| self.held.get(s));
+        if held.is_some_and(|h| h.waiting) {
             return None;
         }
         let call = self.calls.remove(&server_key).expect("looked up above");
+        if let Some(state) = &call.state {
+            self.held.remove(state);
+        }
         Some(vec![match up_result_text(&call.method, result) {
             Ok(r) => Out::written(To::Client, result_response_written(&call.answer_to, &r)),
             Err(e) => Out::client(error_response(call.answer_to, modern::INTERNAL_ERROR, e)),
@@ -428,32 +442,26 @@ impl ToLegacy {
     }
 
     /// A retry with the answers to the questions the bridge asked for a held call.
-    fn retried(&mut self, msg: &Value, state: &str, id: Value) -> Vec<Out> {
+    fn retried(&mut self, retry: &Retry<'_>, state: &str, id: Value) -> Vec<Out> {
         let mut held = self.held.remove(state).expect("checked by the caller");
-        let responses = msg.pointer("/params/inputResponses").and_then(Value::as_object).cloned().unwrap_or_default();
         let mut out = Vec::new();
         for (input_key, (server_id, method)) in std::mem::take(&mut held.asked) {
-            let answer = match responses.get(&input_key) {
-                Some(response) => {
-                    let converted = cross_result(&method, Way::Down, response);
-                    let checked = converted.and_then(|mut r| {
-                        if let Some(o) = r.as_object_mut() {
-                            o.remove("resultType");
-                        }
-                        reads(self.version, Sent::Result(&method), &r).map(|()| r)
-                    });
-                    match checked {
-                        Ok(r) => result_response(server_id, r),
-                        Err(e) => {
-                            error_response(server_id, modern::INTERNAL_ERROR, format!("the client's answer: {e}"))
-                        }
-                    }
-                }
-                None => {
-                    error_response(server_id, modern::INTERNAL_ERROR, format!("the client did not answer {input_key}"))
-                }
+            let answer = match retry.responses.get(&input_key) {
+                Some(response) => match self.answer_down(&method, response) {
+                    Ok(r) => Out::written(To::Server, result_response_written(&server_id, &r)),
+                    Err(e) => Out::server(error_response(
+                        server_id,
+                        modern::INTERNAL_ERROR,
+                        format!("the client's answer: {e}"),
+                    )),
+                },
+                None => Out::server(error_response(
+                    server_id,
+                    modern::INTERNAL_ERROR,
+                    format!("the client did not answer {input_key}"),
+                )),
             };
-            out.push(Out::server(answer));
+            out.push(answer);
         }
         held.waiting = false;
         let queued = std::mem::take(&mut held.queued);
@@ -468,8 +476,8 @@ impl ToLegacy {
                 if let Some(call) = self.calls.get_mut(&held.call) {
                     call.answer_to = id;
                     call.client_waits = true;
-                    call.progress_to = ProgressTo::Retry(msg.pointer("/params/_meta/progressToken").cloned());
-                    call.capabilities = declared_capabilities(msg);
+                    call.progress_to = ProgressTo::Retry(retry.progress.clone());
+                    call.capabilities = retry.capabilities.clone();
                 }
                 self.held.insert(state.to_string(), held);
             }
@@ -719,6 +727,24 @@ impl ToLegacy {
         vec![Out::written(To::Client, result_response_written(&call.answer_to, &written(&more)))]
     }
 
+    /// The client's answer to a server's question, as the legacy server reads
+    /// it: converted, without `resultType`, checked as the server's version's.
+    fn answer_down(&self, method: &str, response: &RawValue) -> Result<Box<RawValue>, String> {
+        let converted = cross_result_text(method, Way::Down, response)?;
+        let answer = match Members::read(converted.get()) {
+            Ok(mut members) => {
+                members.remove("resultType");
+                members.write()
+            }
+            Err(_) => converted,
+        };
+        if self.version != LEGACY_VERSION {
+            let value: Value = serde_json::from_str(answer.get()).unwrap_or_default();
+            reads(self.version, Sent::Result(method), &value)?;
+        }
+        Ok(answer)
+    }
+
     /// Remembers a call the bridge told the server is over.
     fn end(&mut self, server_id: &Value) {
         self.ended.push_back(key(server_id));
@@ -844,6 +870,23 @@ fn up_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, Stri
         members.set("cacheScope", constant("\"private\""));
     }
     cross_result_text(method, Way::Up, &members.write())
+}
+
+/// What a retry of a held call brings: the answers by `inputResponses` key,
+/// and what its `_meta` declares.
+struct Retry<'a> {
+    responses: Members<'a>,
+    progress: Option<Value>,
+    capabilities: Value,
+}
+
+impl Retry<'_> {
+    /// A retry's, from its `params` and their `_meta`.
+    fn of<'a>(params: &'a Members<'_>, meta: &Members<'_>) -> Retry<'a> {
+        let responses = params.get("inputResponses").and_then(|r| Members::read(r.get()).ok()).unwrap_or_default();
+        let capabilities = meta.read_member(CLIENT_CAPABILITIES).unwrap_or(Value::Null);
+        Retry { responses, progress: meta.read_member("progressToken"), capabilities }
+    }
 }
 
 /// The `_meta` keys of a 2026-07-28 request the bridge reads.

@@ -7,13 +7,13 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use crate::members::{Members, written};
+use crate::members::{Members, constant, written};
 use crate::older::{Sent, reads};
 use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
     legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
-use crate::{To, Way, cross_result, cross_result_text, id_of, is_own_id, result_response_written};
+use crate::{To, Way, cross_result_text, id_of, is_own_id, result_response_written};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// A request the bridge made of the legacy client for a modern server's
@@ -99,7 +99,8 @@ pub const MAX_ROUNDS: usize = 32;
 struct Round {
     state: Option<String>,
     waiting: usize,
-    responses: Map<String, Value>,
+    /// The client's answers so far, by `inputRequests` key, as the modern server reads them.
+    responses: BTreeMap<String, Box<RawValue>>,
 }
 
 impl ToModern {
@@ -345,7 +346,7 @@ impl ToModern {
     /// or convert (which [`ToModern::from_client`] takes, for its error).
     pub(crate) fn client_line(&mut self, line: &str) -> Option<Vec<Out>> {
         let mut msg = Members::read(line).ok()?;
-        let method: Cow<str> = msg.read_member("method")?;
+        let Some(method) = msg.read_member::<Cow<str>>("method") else { return self.answer_line(&msg) };
         let id = id_of(&msg)?;
         let own = [method::INITIALIZE, method::PING, method::SET_LEVEL, method::SUBSCRIBE, method::UNSUBSCRIBE];
         if is_own_id(&id) || own.contains(&method.as_ref()) || self.client.is_none() {
@@ -427,25 +428,49 @@ impl ToModern {
 
     /// The client's answer to one of the bridge's input requests.
     fn answer(&mut self, msg: Value, id: Value) -> Vec<Out> {
-        let Some(Ask { call: call_key, input_key, method }) = self.asks.remove(&key(&id)) else {
+        let Some(ask) = self.asks.get(&key(&id)) else {
             self.notes.push(format!("a response from the client to no request of the bridge: {msg}"));
             return Vec::new();
         };
+        let answer = match msg.get("result") {
+            Some(result) => match cross_result_text(&ask.method, Way::Up, &written(result)) {
+                Ok(converted) => Answer::Given(converted),
+                Err(why) => Answer::Unfit(why),
+            },
+            None => Answer::Refused(msg.get("error").cloned().unwrap_or(Value::Null)),
+        };
+        self.answered(&id, answer)
+    }
+
+    /// [`ToModern::answer`], read straight from the client's line: `None`,
+    /// and nothing changed, for an answer to nothing or one whose result does
+    /// not convert (which `answer` takes).
+    fn answer_line(&mut self, msg: &Members<'_>) -> Option<Vec<Out>> {
+        let id = id_of(msg)?;
+        let ask = self.asks.get(&key(&id))?;
+        let answer = cross_result_text(&ask.method, Way::Up, msg.get("result")?).ok()?;
+        Some(self.answered(&id, Answer::Given(answer)))
+    }
+
+    /// An answer to the ask `id` taken: the call's round goes on, and is sent
+    /// again when all are in; a refusal or an answer that does not convert
+    /// fails the call.
+    fn answered(&mut self, id: &Value, answer: Answer) -> Vec<Out> {
+        let Some(Ask { call: call_key, input_key, method }) = self.asks.remove(&key(id)) else { return Vec::new() };
         let Some(call) = self.calls.get_mut(&call_key) else { return Vec::new() };
-        let call_id: Value = serde_json::from_str(&call_key).unwrap_or(Value::Null);
-        let fail = |this: &mut ToModern, why: String| {
-            this.calls.remove(&call_key);
-            this.asks.retain(|_, a| a.call != call_key);
-            vec![Out::client(error_response(call_id.clone(), modern::INTERNAL_ERROR, why))]
+        let why = match answer {
+            Answer::Given(response) => Ok(response),
+            Answer::Refused(error) => Err(format!("the client refused the server's {method} ({input_key}): {error}")),
+            Answer::Unfit(e) => Err(format!("the client's answer to {method} ({input_key}): {e}")),
         };
-        let Some(result) = msg.get("result") else {
-            let error = msg.get("error").cloned().unwrap_or(Value::Null);
-            return fail(self, format!("the client refused the server's {method} ({input_key}): {error}"));
-        };
-        let response = cross_result(&method, Way::Up, result);
-        let response = match response {
-            Ok(r) => r,
-            Err(e) => return fail(self, format!("the client's answer to {method} ({input_key}): {e}")),
+        let response = match why {
+            Ok(response) => response,
+            Err(why) => {
+                let call_id: Value = serde_json::from_str(&call_key).unwrap_or(Value::Null);
+                self.calls.remove(&call_key);
+                self.asks.retain(|_, a| a.call != call_key);
+                return vec![Out::client(error_response(call_id, modern::INTERNAL_ERROR, why))];
+            }
         };
         let Some(round) = call.round.as_mut() else { return Vec::new() };
         round.responses.insert(input_key, response);
@@ -454,19 +479,37 @@ impl ToModern {
             return Vec::new();
         }
         let round = call.round.take().expect("checked above");
-        let again = retry(&call.request, round.responses, round.state);
-        self.send_retry(&call_key, again)
+        let request = call.request.clone();
+        self.send_retry(&call_key, &request, &round.responses, round.state.as_deref())
     }
 
-    /// A retry sent under a new id of the bridge's, its answer to go to the call.
-    fn send_retry(&mut self, call_key: &str, mut again: Value) -> Vec<Out> {
+    /// The call's request sent again under a new id of the bridge's, with the
+    /// answers and the state as it came, its answer to go to the call.
+    fn send_retry(
+        &mut self,
+        call_key: &str,
+        request: &RawValue,
+        responses: &BTreeMap<String, Box<RawValue>>,
+        state: Option<&str>,
+    ) -> Vec<Out> {
         let fresh = json!(self.next_id());
-        again["id"] = fresh.clone();
+        let mut again = Members::read(request.get()).unwrap_or_default();
+        again.set("id", Cow::Owned(written(&fresh)));
+        again.edit("params", |params| {
+            params.remove("inputResponses");
+            params.remove("requestState");
+            if !responses.is_empty() {
+                params.set("inputResponses", Cow::Owned(written(responses)));
+            }
+            if let Some(state) = state {
+                params.set("requestState", Cow::Owned(written(state)));
+            }
+        });
         self.retries.insert(key(&fresh), call_key.to_string());
         if let Some(call) = self.calls.get_mut(call_key) {
             call.sent_as = fresh;
         }
-        vec![Out::server(again)]
+        vec![Out::written(To::Server, again.write())]
     }
 
     pub fn from_server(&mut self, msg: Value) -> Vec<Out> {
@@ -544,10 +587,11 @@ impl ToModern {
         let call_key = retry_of.clone().unwrap_or_else(|| server_key.clone());
         let call = self.calls.get(&call_key)?;
         let kind: Option<Cow<str>> = Members::read(result.get()).ok()?.read_member("resultType");
-        if kind.as_deref() == Some("input_required") && may_ask_for_input(&call.method) {
-            return None;
-        }
-        let call = self.calls.remove(&call_key).expect("looked up above");
+        let asking = kind.as_deref() == Some("input_required") && may_ask_for_input(&call.method);
+        let more: Option<modern::InputRequiredResult> = match asking {
+            true => Some(mcp_spec_types::from_str(result.get()).ok()?),
+            false => None,
+        };
         let client_id = match retry_of {
             Some(call_key) => {
                 self.retries.remove(&server_key);
@@ -555,6 +599,10 @@ impl ToModern {
             }
             None => id,
         };
+        if let Some(more) = more {
+            return Some(self.round(call_key, client_id, more));
+        }
+        let call = self.calls.remove(&call_key).expect("looked up above");
         Some(vec![match down_result_text(&call.method, result) {
             Ok(r) => Out::written(To::Client, result_response_written(&client_id, &r)),
             Err(e) => Out::client(error_response(client_id, modern::INTERNAL_ERROR, e)),
@@ -600,6 +648,14 @@ impl ToModern {
                 return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
             }
         };
+        self.round(call_key, id, more)
+    }
+
+    /// An `input_required` round of the call `call_key` (the client's `id`):
+    /// each input request asked of the client, as its version's request; the
+    /// call sent again at once when nothing is asked.
+    fn round(&mut self, call_key: String, id: Value, more: modern::InputRequiredResult) -> Vec<Out> {
+        let Some(call) = self.calls.get_mut(&call_key) else { return Vec::new() };
         call.rounds += 1;
         if call.rounds > MAX_ROUNDS {
             self.calls.remove(&call_key);
@@ -611,32 +667,36 @@ impl ToModern {
         if requests.is_empty() {
             // Nothing to ask: the retry carries the state alone.
             let request = call.request.clone();
-            return self.send_retry(&call_key, retry(&request, Map::new(), more.request_state));
+            return self.send_retry(&call_key, &request, &BTreeMap::new(), more.request_state.as_deref());
         }
         let mut out = Vec::new();
         let mut asks = Vec::new();
         for (input_key, ask) in &requests {
-            let mut message = to_value(ask);
             let ask_id = self.next_id();
-            if let Some(o) = message.as_object_mut() {
-                o.insert("jsonrpc".into(), json!("2.0"));
-                o.insert("id".into(), json!(ask_id));
-            }
+            let asked = written(ask);
+            let mut message = Members::read(asked.get()).unwrap_or_default();
+            message.set("jsonrpc", constant("\"2.0\""));
+            message.set("id", Cow::Owned(written(&ask_id)));
+            let method: String = message.read_member("method").unwrap_or_default();
+            let message = message.write();
             // As the client reads it: a server request of its version.
-            let fit = crate::read_as::<legacy::ServerRequest>(&message)
-                .and_then(|_| reads(self.version, Sent::ServerRequest, &message));
+            let fit = crate::read_text_as::<legacy::ServerRequest>(message.get()).and_then(|_| {
+                if self.version == LEGACY_VERSION {
+                    return Ok(());
+                }
+                reads(self.version, Sent::ServerRequest, &serde_json::from_str(message.get()).unwrap_or_default())
+            });
             if let Err(e) = fit {
                 self.calls.remove(&call_key);
                 self.asks.retain(|_, a| a.call != call_key);
                 let why = format!("the server's input request {input_key} is no {} request: {e}", self.version);
                 return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, why))];
             }
-            let method = message["method"].as_str().unwrap_or_default().to_string();
             asks.push((ask_id, input_key.clone(), method));
-            out.push(Out::client(message));
+            out.push(Out::written(To::Client, message));
         }
         let call = self.calls.get_mut(&call_key).expect("looked up above");
-        call.round = Some(Round { state: more.request_state, waiting: requests.len(), responses: Map::new() });
+        call.round = Some(Round { state: more.request_state, waiting: requests.len(), responses: BTreeMap::new() });
         for (ask_id, input_key, method) in asks {
             self.asks.insert(key(&json!(ask_id)), Ask { call: call_key.clone(), input_key, method });
         }
@@ -644,20 +704,14 @@ impl ToModern {
     }
 }
 
-/// The request sent again, with the answers and the state as it came.
-fn retry(request: &RawValue, responses: Map<String, Value>, state: Option<String>) -> Value {
-    let mut again: Value = serde_json::from_str(request.get()).unwrap_or_default();
-    if let Some(params) = again.get_mut("params").and_then(Value::as_object_mut) {
-        params.remove("inputResponses");
-        params.remove("requestState");
-        if !responses.is_empty() {
-            params.insert("inputResponses".into(), Value::Object(responses));
-        }
-        if let Some(state) = state {
-            params.insert("requestState".into(), json!(state));
-        }
-    }
-    again
+/// The client's answer to a question the bridge asked it.
+enum Answer {
+    /// Its result, as the modern server reads it.
+    Given(Box<RawValue>),
+    /// Its error.
+    Refused(Value),
+    /// A result that does not convert: why.
+    Unfit(String),
 }
 
 /// A modern server's result as the legacy client reads it: converted with the
