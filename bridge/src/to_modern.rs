@@ -81,8 +81,9 @@ const REOPEN: usize = 3;
 
 struct Call {
     method: String,
-    /// The request as sent to the server: sent again, with the answers, for a round.
-    request: Box<RawValue>,
+    /// The request as sent to the server, for one that may ask for input:
+    /// sent again, with the answers, for a round.
+    request: Option<Box<RawValue>>,
     round: Option<Round>,
     /// The `input_required` rounds so far: a server that keeps asking is stopped at [`MAX_ROUNDS`].
     rounds: usize,
@@ -373,8 +374,9 @@ impl ToModern {
 
     /// A client's call sent to the server, kept for its answer.
     fn send_call(&mut self, method: &str, id: Value, request: Box<RawValue>) -> Out {
-        let out = Out::written(To::Server, request.clone());
-        let call = Call { method: method.to_string(), request, round: None, rounds: 0, sent_as: id.clone() };
+        let kept = may_ask_for_input(method).then(|| request.clone());
+        let out = Out::written(To::Server, request);
+        let call = Call { method: method.to_string(), request: kept, round: None, rounds: 0, sent_as: id.clone() };
         self.calls.insert(key(&id), call);
         out
     }
@@ -479,7 +481,8 @@ impl ToModern {
             return Vec::new();
         }
         let round = call.round.take().expect("checked above");
-        let request = call.request.clone();
+        // A call in a round kept its request (see `round`).
+        let Some(request) = call.request.clone() else { return Vec::new() };
         self.send_retry(&call_key, &request, &round.responses, round.state.as_deref())
     }
 
@@ -526,6 +529,29 @@ impl ToModern {
                 Vec::new()
             }
         }
+    }
+
+    /// A server's notification sent on, read straight from its line: `None`,
+    /// and nothing changed, for a request, a cancel, an acknowledgement, and
+    /// one that does not read or convert (which `server_notification` takes).
+    fn notification_line(&mut self, mut msg: Members<'_>) -> Option<Vec<Out>> {
+        let method: Cow<str> = msg.read_member("method")?;
+        let bridges = [method::CANCELLED, modern::SubscriptionsAcknowledgedNotification::METHOD];
+        if msg.get("id").is_some() || bridges.contains(&method.as_ref()) {
+            return None;
+        }
+        // A list change on a listen stream carries only the stream's id.
+        let mut emptied = false;
+        msg.edit("params", |params| {
+            crate::drop_reserved_meta_in(params);
+            emptied = params.is_empty();
+        });
+        if emptied {
+            msg.remove("params");
+        }
+        let notification: modern::ServerNotification = mcp_spec_types::from_str(msg.write().get()).ok()?;
+        let notification = legacy::ServerNotification::try_from(notification).ok()?;
+        Some(vec![Out::written(To::Client, written(&notification))])
     }
 
     fn server_notification(&mut self, mut msg: Value, method: &str) -> Vec<Out> {
@@ -577,7 +603,10 @@ impl ToModern {
             return None;
         }
         let msg = Members::read(line).ok()?;
-        let result = msg.get("result").filter(|_| msg.get("method").is_none())?;
+        if msg.get("method").is_some() {
+            return self.notification_line(msg);
+        }
+        let result = msg.get("result")?;
         let id = id_of(&msg)?;
         let server_key = key(&id);
         if self.own.contains(&server_key) {
@@ -656,6 +685,12 @@ impl ToModern {
     /// call sent again at once when nothing is asked.
     fn round(&mut self, call_key: String, id: Value, more: modern::InputRequiredResult) -> Vec<Out> {
         let Some(call) = self.calls.get_mut(&call_key) else { return Vec::new() };
+        if call.request.is_none() {
+            // Kept for every request whose answer may be input_required: never so.
+            self.calls.remove(&call_key);
+            let why = "an input_required answer to a request that cannot take one";
+            return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, why))];
+        }
         call.rounds += 1;
         if call.rounds > MAX_ROUNDS {
             self.calls.remove(&call_key);
@@ -666,7 +701,7 @@ impl ToModern {
             more.input_requests.unwrap_or_default().into_iter().collect();
         if requests.is_empty() {
             // Nothing to ask: the retry carries the state alone.
-            let request = call.request.clone();
+            let Some(request) = call.request.clone() else { return Vec::new() };
             return self.send_retry(&call_key, &request, &BTreeMap::new(), more.request_state.as_deref());
         }
         let mut out = Vec::new();
