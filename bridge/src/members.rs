@@ -22,6 +22,14 @@ impl<'a> Members<'a> {
         serde_json::from_str(text)
     }
 
+    /// The members, owning their text.
+    pub(crate) fn into_owned(self) -> Members<'static> {
+        let own = |(k, v): (Cow<'a, str>, Cow<'a, RawValue>)| {
+            (Cow::Owned(k.into_owned()), Cow::<RawValue>::Owned(v.into_owned()))
+        };
+        Members(self.0.into_iter().map(own).collect())
+    }
+
     /// A member's value.
     pub(crate) fn get(&self, key: &str) -> Option<&RawValue> {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_ref())

@@ -38,8 +38,9 @@ pub struct ToModern {
     version: &'static str,
     /// The level `logging/setLevel` asked for.
     log_level: Option<modern::LoggingLevel>,
-    /// [`ToModern::request_meta`] as written, made again when what it holds changes.
-    meta_written: Option<Box<RawValue>>,
+    /// [`ToModern::request_meta`] as written, and its members, made again
+    /// when what it holds changes.
+    meta_written: Option<(Box<RawValue>, Members<'static>)>,
     /// The client's requests sent to the server, by their id (the client's).
     calls: HashMap<String, Call>,
     /// The bridge's requests to the client, by id.
@@ -174,16 +175,19 @@ impl ToModern {
                     info,
                 );
                 result.instructions = d.instructions.clone();
-                let result = to_value(&result);
-                if let Err(e) = reads(version, Sent::InitializeResult, &result) {
-                    return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
+                let result = written(&result);
+                if version != LEGACY_VERSION {
+                    let value = serde_json::from_str(result.get()).unwrap_or_default();
+                    if let Err(e) = reads(version, Sent::InitializeResult, &value) {
+                        return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
+                    }
                 }
                 // The session is the client's only once initialize is answered.
                 self.version = version;
                 let capabilities = modern::ClientCapabilities::from(init.params.capabilities);
                 self.client = Some((capabilities, Some(init.params.client_info.into())));
                 self.meta_written = None;
-                let mut out = vec![Out::client(result_response(id, result))];
+                let mut out = vec![Out::written(To::Client, result_response_written(&id, &result))];
                 // The list changes the server announces, on a stream opened for the client.
                 out.extend(self.relisten());
                 out
@@ -262,12 +266,12 @@ impl ToModern {
             out.extend(self.listening.awaiting.drain(..).map(|id| Out::client(result_response(id, json!({})))));
             return out;
         }
-        let id = json!(self.next_id());
+        let own = self.next_id();
+        let id = json!(own);
         self.own.insert(key(&id));
-        self.listening.opening = Some((id.clone(), self.listening.wanted.clone()));
+        self.listening.opening = Some((id, self.listening.wanted.clone()));
         let params = modern::SubscriptionsListenRequestParams::new(self.request_meta(), filter);
-        let listen = crate::with_id(to_value(&modern::SubscriptionsListenRequest::new(0, params)), id);
-        out.push(Out::server(listen));
+        out.push(Out::written(To::Server, written(&modern::SubscriptionsListenRequest::new(own, params))));
         out
     }
 
@@ -320,9 +324,11 @@ impl ToModern {
     /// The `_meta` every request gets, written once for each state of what it holds.
     fn meta_written(&mut self) -> &RawValue {
         if self.meta_written.is_none() {
-            self.meta_written = Some(written(&self.request_meta()));
+            let meta = written(&self.request_meta());
+            let members = Members::read(meta.get()).map(Members::into_owned).unwrap_or_default();
+            self.meta_written = Some((meta, members));
         }
-        self.meta_written.as_deref().expect("written above")
+        &self.meta_written.as_ref().expect("written above").0
     }
 
     /// A request sent on with the `_meta` 2026-07-28 requires.
@@ -361,9 +367,10 @@ impl ToModern {
         // The client's `_meta` keeps what the bridge's does not set (a progress token).
         let meta_text = params.remove("_meta");
         let mut meta = meta_text.as_ref().and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
-        let bridges = Members::read(self.meta_written().get()).ok()?;
+        self.meta_written();
+        let bridges = &self.meta_written.as_ref().expect("written above").1;
         for (key, value) in bridges.iter() {
-            meta.set(key.clone(), Cow::Borrowed(value));
+            meta.set(key.as_ref(), Cow::Borrowed(value));
         }
         params.set("_meta", Cow::Owned(meta.write()));
         msg.set("params", Cow::Owned(params.write()));
@@ -615,8 +622,11 @@ impl ToModern {
         let retry_of = self.retries.get(&server_key).cloned();
         let call_key = retry_of.clone().unwrap_or_else(|| server_key.clone());
         let call = self.calls.get(&call_key)?;
-        let kind: Option<Cow<str>> = Members::read(result.get()).ok()?.read_member("resultType");
-        let asking = kind.as_deref() == Some("input_required") && may_ask_for_input(&call.method);
+        // Only a request that may ask for input has its result's kind looked at (as `response` does).
+        let asking = may_ask_for_input(&call.method) && {
+            let kind: Option<Cow<str>> = Members::read(result.get()).ok()?.read_member("resultType");
+            kind.as_deref() == Some("input_required")
+        };
         let more: Option<modern::InputRequiredResult> = match asking {
             true => Some(mcp_spec_types::from_str(result.get()).ok()?),
             false => None,
