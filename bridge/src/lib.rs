@@ -471,9 +471,7 @@ pub(crate) enum Way {
 /// written once. A method that one of the two revisions has no request for
 /// (an extension's) goes as it came.
 pub(crate) fn cross_result_text(method: &str, way: Way, text: &RawValue) -> Result<Box<RawValue>, String> {
-    let known =
-        |methods: &[mcp_spec_types::MethodInfo]| find_method(methods, method).is_some_and(|m| m.complete.is_some());
-    if !(known(legacy::METHODS) && known(modern::METHODS)) {
+    if !crosses(method) {
         return Ok(text.to_owned());
     }
     let unread = |e: mcp_spec_types::ReadError| format!("the {method} result: {e}");
@@ -488,6 +486,44 @@ pub(crate) fn cross_result_text(method: &str, way: Way, text: &RawValue) -> Resu
         },
     }
     .map_err(|e| e.to_string())
+}
+
+/// Whether both eras have a request `method` with a complete result (whose
+/// result the generated conversions carry across).
+pub(crate) fn crosses(method: &str) -> bool {
+    let known =
+        |methods: &[mcp_spec_types::MethodInfo]| find_method(methods, method).is_some_and(|m| m.complete.is_some());
+    known(legacy::METHODS) && known(modern::METHODS)
+}
+
+/// A 2025-11-25 result's `_meta` and the members its type does not name.
+pub(crate) fn result_members(result: &mut legacy::AnyResult) -> (&mut Option<mcp_spec_types::Extra>, &mut mcp_spec_types::Extra) {
+    macro_rules! each {
+        ($($member:ident),* $(,)?) => {
+            match result {
+                $(legacy::AnyResult::$member(r) => (&mut r.meta, &mut r.extra),)*
+            }
+        };
+    }
+    each!(
+        CallToolResult,
+        CancelTaskResult,
+        CompleteResult,
+        CreateMessageResult,
+        ElicitResult,
+        EmptyResult,
+        GetPromptResult,
+        GetTaskPayloadResult,
+        GetTaskResult,
+        InitializeResult,
+        ListPromptsResult,
+        ListResourceTemplatesResult,
+        ListResourcesResult,
+        ListRootsResult,
+        ListTasksResult,
+        ListToolsResult,
+        ReadResourceResult,
+    )
 }
 
 /// A JSON-RPC result response, written: the result's text as it is.
@@ -618,7 +654,7 @@ pub(crate) fn drop_reserved_meta_in(object: &mut members::Members<'_>) {
     }
 }
 
-fn is_reserved_meta(key: &str) -> bool {
+pub(crate) fn is_reserved_meta(key: &str) -> bool {
     key.starts_with(RESERVED_PREFIX) && reserved_meta().iter().any(|r| r == key)
 }
 

@@ -861,11 +861,26 @@ fn up_result(method: &str, result: &Value) -> Result<Value, String> {
     Ok(serde_json::from_str(converted.get()).unwrap_or_default())
 }
 
-/// [`up_result`] on the result's text.
+/// [`up_result`] on the result's text: the members added to the result read
+/// as its type (no text written again), or, for a method one of the revisions
+/// has no request for, to its text's members.
 fn up_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, String> {
+    let cacheable = crate::modern_method(method).is_some_and(|m| m.cacheable);
+    if crate::crosses(method)
+        && let Some(read) = legacy::AnyResult::read(method, result.get())
+    {
+        let mut read = read.map_err(|e| format!("the {method} result: {e}"))?;
+        let (_, extra) = crate::result_members(&mut read);
+        extra.insert("resultType", json!("complete"));
+        if cacheable {
+            extra.insert("ttlMs", json!(0));
+            extra.insert("cacheScope", json!("private"));
+        }
+        return modern::AnyResult::try_from(read).map(|r| written(&r)).map_err(|e| e.to_string());
+    }
     let Ok(mut members) = Members::read(result.get()) else { return cross_result_text(method, Way::Up, result) };
     members.set("resultType", constant("\"complete\""));
-    if crate::modern_method(method).is_some_and(|m| m.cacheable) {
+    if cacheable {
         members.set("ttlMs", constant("0"));
         members.set("cacheScope", constant("\"private\""));
     }

@@ -767,8 +767,30 @@ fn down_result(method: &str, result: &Value) -> Result<Value, String> {
     Ok(serde_json::from_str(converted.get()).unwrap_or_default())
 }
 
-/// [`down_result`] on the result's text.
+/// [`down_result`] on the result's text: the converted result rid of those
+/// members as its type (no text read again), or, for a method one of the
+/// revisions has no request for, as its text's members.
 fn down_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, String> {
+    let unread = |e: mcp_spec_types::ReadError| format!("the {method} result: {e}");
+    if crate::crosses(method)
+        && let Some(read) = modern::AnyResult::read(method, result.get())
+    {
+        let mut converted = legacy::AnyResult::try_from(read.map_err(unread)?).map_err(|e| e.to_string())?;
+        let (meta, extra) = crate::result_members(&mut converted);
+        for modern_only in MODERN_ONLY_RESULT_MEMBERS {
+            extra.remove(modern_only);
+        }
+        if let Some(m) = meta {
+            let reserved: Vec<String> = m.keys().filter(|k| crate::is_reserved_meta(k)).cloned().collect();
+            for key in reserved {
+                m.remove(&key);
+            }
+            if m.is_empty() {
+                *meta = None;
+            }
+        }
+        return Ok(written(&converted));
+    }
     let converted = cross_result_text(method, Way::Down, result)?;
     let Ok(mut members) = Members::read(converted.get()) else { return Ok(converted) };
     members.retain(|k| !MODERN_ONLY_RESULT_MEMBERS.contains(&k));
