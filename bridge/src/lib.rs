@@ -176,8 +176,8 @@ impl Out {
         Out { to: To::Server, line: message.to_string() }
     }
     /// A message already written (its generated type's text, or the members it came with).
-    pub(crate) fn written(to: To, message: Box<RawValue>) -> Out {
-        Out { to, line: String::from(Box::<str>::from(message)) }
+    pub(crate) fn written(to: To, line: String) -> Out {
+        Out { to, line }
     }
     /// The message, read back as a `Value` (`Null` if it were not JSON), to look at.
     pub fn message(&self) -> Value {
@@ -497,7 +497,9 @@ pub(crate) fn crosses(method: &str) -> bool {
 }
 
 /// A 2025-11-25 result's `_meta` and the members its type does not name.
-pub(crate) fn result_members(result: &mut legacy::AnyResult) -> (&mut Option<mcp_spec_types::Extra>, &mut mcp_spec_types::Extra) {
+pub(crate) fn result_members(
+    result: &mut legacy::AnyResult,
+) -> (&mut Option<mcp_spec_types::Extra>, &mut mcp_spec_types::Extra) {
     macro_rules! each {
         ($($member:ident),* $(,)?) => {
             match result {
@@ -526,15 +528,16 @@ pub(crate) fn result_members(result: &mut legacy::AnyResult) -> (&mut Option<mcp
     )
 }
 
-/// A JSON-RPC result response, written: the result's text as it is.
-pub(crate) fn result_response_written(id: &Value, result: &RawValue) -> Box<RawValue> {
+/// A JSON-RPC result response, written in one pass: `result` a result's text
+/// as it is, or a generated result type.
+pub(crate) fn result_response_line<R: Serialize + ?Sized>(id: &Value, result: &R) -> String {
     #[derive(Serialize)]
-    struct Response<'a> {
+    struct Response<'a, R: ?Sized> {
         jsonrpc: &'static str,
         id: &'a Value,
-        result: &'a RawValue,
+        result: &'a R,
     }
-    members::written(&Response { jsonrpc: "2.0", id, result })
+    members::to_line(&Response { jsonrpc: "2.0", id, result })
 }
 
 /// A message's `id`, when it has one that is JSON (a request's, a response's).

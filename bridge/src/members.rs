@@ -85,7 +85,12 @@ impl<'a> Members<'a> {
     }
 }
 
-/// A value written as JSON text (the generated types' writing does not fail).
+/// A message written as its line (the generated types' writing does not fail).
+pub(crate) fn to_line<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".to_string())
+}
+
+/// A value written as JSON text, to be a member of another.
 pub(crate) fn written<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
     to_raw_value(value).unwrap_or_else(|_| RawValue::NULL.to_owned())
 }
@@ -100,6 +105,34 @@ impl Serialize for Members<'_> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (k, v) in &self.0 {
             map.serialize_entry(k.as_ref(), v.as_ref())?;
+        }
+        map.end()
+    }
+}
+
+/// Members written with one member's value given by another value, nested
+/// and in one pass (appended when absent): how a message whose `params`
+/// gained a `_meta` is written once.
+pub(crate) struct Replaced<'x, 'a, V: ?Sized> {
+    pub members: &'x Members<'a>,
+    pub key: &'x str,
+    pub value: &'x V,
+}
+
+impl<V: Serialize + ?Sized> Serialize for Replaced<'_, '_, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        let mut placed = false;
+        for (k, v) in &self.members.0 {
+            if k == self.key {
+                map.serialize_entry(k.as_ref(), self.value)?;
+                placed = true;
+            } else {
+                map.serialize_entry(k.as_ref(), v.as_ref())?;
+            }
+        }
+        if !placed {
+            map.serialize_entry(self.key, self.value)?;
         }
         map.end()
     }
@@ -153,6 +186,11 @@ mod tests {
         members.set("b", Cow::Owned(written(&json!("now"))));
         members.retain(|k| k != "c");
         assert_eq!(members.write().get(), r#"{"b":"now","d":{"e":true}}"#);
+        let inner = Members::read(r#"{"x": 1}"#).unwrap();
+        let nested = super::Replaced { members: &members, key: "d", value: &inner };
+        assert_eq!(super::to_line(&nested), r#"{"b":"now","d":{"x":1}}"#);
+        let appended = super::Replaced { members: &members, key: "z", value: &inner };
+        assert_eq!(super::to_line(&appended), r#"{"b":"now","d":{"e":true},"z":{"x":1}}"#);
         for not_an_object in ["[1]", "3", "\"x\"", "{", "{\"a\": }"] {
             assert!(Members::read(not_an_object).is_err(), "{not_an_object}");
         }

@@ -7,13 +7,13 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use crate::members::{Members, constant, written};
+use crate::members::{Members, constant, to_line, written};
 use crate::older::{Sent, reads};
 use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
     legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
-use crate::{To, Way, cross_result_text, id_of, is_own_id, result_response_written};
+use crate::{To, Way, cross_result_text, id_of, is_own_id, result_response_line};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// How many ended calls the bridge remembers (see `ToLegacy::ended`).
@@ -344,7 +344,7 @@ impl ToLegacy {
         };
         self.forget_ended(&key(&id));
         self.calls.insert(key(&id), call);
-        Some(vec![Out::written(To::Server, sent.write())])
+        Some(vec![Out::written(To::Server, to_line(&sent))])
     }
 
     /// A call's result or a question for the client, read straight from the
@@ -373,7 +373,7 @@ impl ToLegacy {
             self.held.remove(state);
         }
         Some(vec![match up_result_text(&call.method, result) {
-            Ok(r) => Out::written(To::Client, result_response_written(&call.answer_to, &r)),
+            Ok(r) => Out::written(To::Client, result_response_line(&call.answer_to, &r)),
             Err(e) => Out::client(error_response(call.answer_to, modern::INTERNAL_ERROR, e)),
         }])
     }
@@ -448,7 +448,7 @@ impl ToLegacy {
         for (input_key, (server_id, method)) in std::mem::take(&mut held.asked) {
             let answer = match retry.responses.get(&input_key) {
                 Some(response) => match self.answer_down(&method, response) {
-                    Ok(r) => Out::written(To::Server, result_response_written(&server_id, &r)),
+                    Ok(r) => Out::written(To::Server, result_response_line(&server_id, &r)),
                     Err(e) => Out::server(error_response(
                         server_id,
                         modern::INTERNAL_ERROR,
@@ -724,7 +724,7 @@ impl ToLegacy {
         let more = modern::InputRequiredResult::new().with_input_requests(requests).with_request_state(state);
         let call = self.calls.get_mut(&call_key).expect("the caller found it");
         call.client_waits = false;
-        vec![Out::written(To::Client, result_response_written(&call.answer_to, &written(&more)))]
+        vec![Out::written(To::Client, result_response_line(&call.answer_to, &more))]
     }
 
     /// The client's answer to a server's question, as the legacy server reads

@@ -7,13 +7,13 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use crate::members::{Members, constant, written};
+use crate::members::{Members, Replaced, constant, to_line, written};
 use crate::older::{Sent, reads};
 use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
     legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
-use crate::{To, Way, cross_result_text, id_of, is_own_id, result_response_written};
+use crate::{To, Way, cross_result_text, id_of, is_own_id, result_response_line};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// A request the bridge made of the legacy client for a modern server's
@@ -84,7 +84,7 @@ struct Call {
     method: String,
     /// The request as sent to the server, for one that may ask for input:
     /// sent again, with the answers, for a round.
-    request: Option<Box<RawValue>>,
+    request: Option<String>,
     round: Option<Round>,
     /// The `input_required` rounds so far: a server that keeps asking is stopped at [`MAX_ROUNDS`].
     rounds: usize,
@@ -187,7 +187,7 @@ impl ToModern {
                 let capabilities = modern::ClientCapabilities::from(init.params.capabilities);
                 self.client = Some((capabilities, Some(init.params.client_info.into())));
                 self.meta_written = None;
-                let mut out = vec![Out::written(To::Client, result_response_written(&id, &result))];
+                let mut out = vec![Out::written(To::Client, result_response_line(&id, &result))];
                 // The list changes the server announces, on a stream opened for the client.
                 out.extend(self.relisten());
                 out
@@ -271,7 +271,7 @@ impl ToModern {
         self.own.insert(key(&id));
         self.listening.opening = Some((id, self.listening.wanted.clone()));
         let params = modern::SubscriptionsListenRequestParams::new(self.request_meta(), filter);
-        out.push(Out::written(To::Server, written(&modern::SubscriptionsListenRequest::new(own, params))));
+        out.push(Out::written(To::Server, to_line(&modern::SubscriptionsListenRequest::new(own, params))));
         out
     }
 
@@ -342,7 +342,7 @@ impl ToModern {
         let converted = crate::read_as::<legacy::ClientRequest>(&msg)
             .and_then(|r| modern::ClientRequest::try_from(r).map_err(|e| e.to_string()));
         match converted {
-            Ok(request) => vec![self.send_call(method, id, written(&request))],
+            Ok(request) => vec![self.send_call(method, id, to_line(&request))],
             Err(e) => vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
         }
     }
@@ -352,35 +352,33 @@ impl ToModern {
     /// nothing changed, for any other message and for one that does not read
     /// or convert (which [`ToModern::from_client`] takes, for its error).
     pub(crate) fn client_line(&mut self, line: &str) -> Option<Vec<Out>> {
-        let mut msg = Members::read(line).ok()?;
+        let msg = Members::read(line).ok()?;
         let Some(method) = msg.read_member::<Cow<str>>("method") else { return self.answer_line(&msg) };
         let id = id_of(&msg)?;
         let own = [method::INITIALIZE, method::PING, method::SET_LEVEL, method::SUBSCRIBE, method::UNSUBSCRIBE];
         if is_own_id(&id) || own.contains(&method.as_ref()) || self.client.is_none() {
             return None;
         }
-        let params_text = msg.remove("params");
-        let mut params = match &params_text {
+        let params = match msg.get("params") {
             Some(params) => Members::read(params.get()).ok()?,
             None => Members::default(),
         };
         // The client's `_meta` keeps what the bridge's does not set (a progress token).
-        let meta_text = params.remove("_meta");
-        let mut meta = meta_text.as_ref().and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
+        let mut meta = params.get("_meta").and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
         self.meta_written();
         let bridges = &self.meta_written.as_ref().expect("written above").1;
         for (key, value) in bridges.iter() {
             meta.set(key.as_ref(), Cow::Borrowed(value));
         }
-        params.set("_meta", Cow::Owned(meta.write()));
-        msg.set("params", Cow::Owned(params.write()));
-        let request: legacy::ClientRequest = mcp_spec_types::from_str(msg.write().get()).ok()?;
+        let params = Replaced { members: &params, key: "_meta", value: &meta };
+        let merged = to_line(&Replaced { members: &msg, key: "params", value: &params });
+        let request: legacy::ClientRequest = mcp_spec_types::from_str(&merged).ok()?;
         let request = modern::ClientRequest::try_from(request).ok()?;
-        Some(vec![self.send_call(&method, id, written(&request))])
+        Some(vec![self.send_call(&method, id, to_line(&request))])
     }
 
     /// A client's call sent to the server, kept for its answer.
-    fn send_call(&mut self, method: &str, id: Value, request: Box<RawValue>) -> Out {
+    fn send_call(&mut self, method: &str, id: Value, request: String) -> Out {
         let kept = may_ask_for_input(method).then(|| request.clone());
         let out = Out::written(To::Server, request);
         let call = Call { method: method.to_string(), request: kept, round: None, rounds: 0, sent_as: id.clone() };
@@ -498,28 +496,17 @@ impl ToModern {
     fn send_retry(
         &mut self,
         call_key: &str,
-        request: &RawValue,
+        request: &str,
         responses: &BTreeMap<String, Box<RawValue>>,
         state: Option<&str>,
     ) -> Vec<Out> {
         let fresh = json!(self.next_id());
-        let mut again = Members::read(request.get()).unwrap_or_default();
-        again.set("id", Cow::Owned(written(&fresh)));
-        again.edit("params", |params| {
-            params.remove("inputResponses");
-            params.remove("requestState");
-            if !responses.is_empty() {
-                params.set("inputResponses", Cow::Owned(written(responses)));
-            }
-            if let Some(state) = state {
-                params.set("requestState", Cow::Owned(written(state)));
-            }
-        });
+        let again = with_answers(request, &fresh, responses, state);
         self.retries.insert(key(&fresh), call_key.to_string());
         if let Some(call) = self.calls.get_mut(call_key) {
             call.sent_as = fresh;
         }
-        vec![Out::written(To::Server, again.write())]
+        vec![Out::written(To::Server, again)]
     }
 
     pub fn from_server(&mut self, msg: Value) -> Vec<Out> {
@@ -558,7 +545,7 @@ impl ToModern {
         }
         let notification: modern::ServerNotification = mcp_spec_types::from_str(msg.write().get()).ok()?;
         let notification = legacy::ServerNotification::try_from(notification).ok()?;
-        Some(vec![Out::written(To::Client, written(&notification))])
+        Some(vec![Out::written(To::Client, to_line(&notification))])
     }
 
     fn server_notification(&mut self, mut msg: Value, method: &str) -> Vec<Out> {
@@ -643,7 +630,7 @@ impl ToModern {
         }
         let call = self.calls.remove(&call_key).expect("looked up above");
         Some(vec![match down_result_text(&call.method, result) {
-            Ok(r) => Out::written(To::Client, result_response_written(&client_id, &r)),
+            Ok(r) => Out::written(To::Client, result_response_line(&client_id, &r)),
             Err(e) => Out::client(error_response(client_id, modern::INTERNAL_ERROR, e)),
         }])
     }
@@ -723,13 +710,13 @@ impl ToModern {
             message.set("jsonrpc", constant("\"2.0\""));
             message.set("id", Cow::Owned(written(&ask_id)));
             let method: String = message.read_member("method").unwrap_or_default();
-            let message = message.write();
+            let message = to_line(&message);
             // As the client reads it: a server request of its version.
-            let fit = crate::read_text_as::<legacy::ServerRequest>(message.get()).and_then(|_| {
+            let fit = crate::read_text_as::<legacy::ServerRequest>(&message).and_then(|_| {
                 if self.version == LEGACY_VERSION {
                     return Ok(());
                 }
-                reads(self.version, Sent::ServerRequest, &serde_json::from_str(message.get()).unwrap_or_default())
+                reads(self.version, Sent::ServerRequest, &serde_json::from_str(&message).unwrap_or_default())
             });
             if let Err(e) = fit {
                 self.calls.remove(&call_key);
@@ -747,6 +734,33 @@ impl ToModern {
         }
         out
     }
+}
+
+/// A call's request as sent again: under the id `fresh`, with the answers and
+/// the state as it came (the request the bridge wrote has object params:
+/// 2026-07-28's carry `_meta`).
+fn with_answers(
+    request: &str,
+    fresh: &Value,
+    responses: &BTreeMap<String, Box<RawValue>>,
+    state: Option<&str>,
+) -> String {
+    let mut again = Members::read(request).unwrap_or_default();
+    again.set("id", Cow::Owned(written(fresh)));
+    let Some(mut params) = again.get("params").and_then(|p| Members::read(p.get()).ok()) else {
+        return to_line(&again);
+    };
+    params.remove("inputResponses");
+    params.remove("requestState");
+    let responses = (!responses.is_empty()).then(|| written(responses));
+    if let Some(responses) = &responses {
+        params.set("inputResponses", Cow::Borrowed(responses.as_ref()));
+    }
+    let state = state.map(written);
+    if let Some(state) = &state {
+        params.set("requestState", Cow::Borrowed(state.as_ref()));
+    }
+    to_line(&Replaced { members: &again, key: "params", value: &params })
 }
 
 /// The client's answer to a question the bridge asked it.
