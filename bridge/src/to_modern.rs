@@ -162,7 +162,17 @@ impl ToModern {
             Ok(r) => r,
             Err(e) => return vec![Out::client(error_response(id, modern::INVALID_PARAMS, e))],
         };
-        match request {
+        match self.answer_own(request, method, id.clone()) {
+            Some(out) => out,
+            None => self.forward(msg, method, id),
+        }
+    }
+
+    /// A request the bridge answers or shapes itself (`initialize`, `ping`,
+    /// `logging/setLevel`, `resources/subscribe` and `unsubscribe`), read as
+    /// its type; `None` for any other.
+    fn answer_own(&mut self, request: legacy::ClientRequest, method: &str, id: Value) -> Option<Vec<Out>> {
+        Some(match request {
             legacy::ClientRequest::InitializeRequest(init) => {
                 let offered = Offer::Initialize(&init.params.protocol_version);
                 let version = negotiate(offered, LEGACY_VERSIONS).unwrap_or(LEGACY_VERSION);
@@ -179,7 +189,7 @@ impl ToModern {
                 if version != LEGACY_VERSION {
                     let value = serde_json::from_str(result.get()).unwrap_or_default();
                     if let Err(e) = reads(version, Sent::InitializeResult, &value) {
-                        return vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))];
+                        return Some(vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))]);
                     }
                 }
                 // The session is the client's only once initialize is answered.
@@ -198,24 +208,27 @@ impl ToModern {
                 self.meta_written = None;
                 vec![Out::client(result_response(id, json!({})))]
             }
-            legacy::ClientRequest::SubscribeRequest(_) | legacy::ClientRequest::UnsubscribeRequest(_) => {
-                let subscribes =
-                    self.discovered.capabilities.resources.as_ref().and_then(|r| r.subscribe) == Some(true);
-                if !subscribes {
-                    let why = format!("{method}: the server does not offer resource subscriptions");
-                    return vec![Out::client(error_response(id, modern::METHOD_NOT_FOUND, why))];
-                }
-                let uri = msg.pointer("/params/uri").and_then(Value::as_str).unwrap_or_default().to_string();
-                if method == method::SUBSCRIBE {
-                    self.listening.wanted.insert(uri);
-                } else {
-                    self.listening.wanted.remove(&uri);
-                }
-                self.listening.awaiting.push(id);
-                self.relisten()
-            }
-            _ => self.forward(msg, method, id),
+            legacy::ClientRequest::SubscribeRequest(r) => self.subscription(method, id, r.params.uri),
+            legacy::ClientRequest::UnsubscribeRequest(r) => self.subscription(method, id, r.params.uri),
+            _ => return None,
+        })
+    }
+
+    /// `resources/subscribe` or `unsubscribe` of `uri`: answered once a listen
+    /// stream with the client's new set is acknowledged.
+    fn subscription(&mut self, method: &str, id: Value, uri: String) -> Vec<Out> {
+        let subscribes = self.discovered.capabilities.resources.as_ref().and_then(|r| r.subscribe) == Some(true);
+        if !subscribes {
+            let why = format!("{method}: the server does not offer resource subscriptions");
+            return vec![Out::client(error_response(id, modern::METHOD_NOT_FOUND, why))];
         }
+        if method == method::SUBSCRIBE {
+            self.listening.wanted.insert(uri);
+        } else {
+            self.listening.wanted.remove(&uri);
+        }
+        self.listening.awaiting.push(id);
+        self.relisten()
     }
 
     /// The `_meta` 2026-07-28 requires of every request, built as its type:
@@ -356,7 +369,14 @@ impl ToModern {
         let Some(method) = msg.read_member::<Cow<str>>("method") else { return self.answer_line(&msg) };
         let id = id_of(&msg)?;
         let own = [method::INITIALIZE, method::PING, method::SET_LEVEL, method::SUBSCRIBE, method::UNSUBSCRIBE];
-        if is_own_id(&id) || own.contains(&method.as_ref()) || self.client.is_none() {
+        if is_own_id(&id) {
+            return None;
+        }
+        if own.contains(&method.as_ref()) {
+            let request: legacy::ClientRequest = mcp_spec_types::from_str(line).ok()?;
+            return self.answer_own(request, &method, id);
+        }
+        if self.client.is_none() {
             return None;
         }
         let params = match msg.get("params") {
@@ -530,9 +550,16 @@ impl ToModern {
     /// one that does not read or convert (which `server_notification` takes).
     fn notification_line(&mut self, mut msg: Members<'_>) -> Option<Vec<Out>> {
         let method: Cow<str> = msg.read_member("method")?;
-        let bridges = [method::CANCELLED, modern::SubscriptionsAcknowledgedNotification::METHOD];
-        if msg.get("id").is_some() || bridges.contains(&method.as_ref()) {
+        if msg.get("id").is_some() || method == method::CANCELLED {
             return None;
+        }
+        if method == modern::SubscriptionsAcknowledgedNotification::METHOD {
+            let params = msg.get("params").and_then(|p| Members::read(p.get()).ok()).unwrap_or_default();
+            let meta = params.get("_meta").and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
+            return Some(match meta.read_member::<Value>(SUBSCRIPTION_ID) {
+                Some(stream) => self.acknowledged(&stream),
+                None => Vec::new(),
+            });
         }
         // A list change on a listen stream carries only the stream's id.
         let mut emptied = false;
@@ -611,8 +638,8 @@ impl ToModern {
         let call = self.calls.get(&call_key)?;
         // Only a request that may ask for input has its result's kind looked at (as `response` does).
         let asking = may_ask_for_input(&call.method) && {
-            let kind: Option<Cow<str>> = Members::read(result.get()).ok()?.read_member("resultType");
-            kind.as_deref() == Some("input_required")
+            let kind: ResultKind = serde_json::from_str(result.get()).ok()?;
+            kind.result_type.as_deref() == Some("input_required")
         };
         let more: Option<modern::InputRequiredResult> = match asking {
             true => Some(mcp_spec_types::from_str(result.get()).ok()?),
@@ -811,6 +838,16 @@ fn down_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, St
     crate::drop_reserved_meta_in(&mut members);
     Ok(members.write())
 }
+
+/// A result's `resultType`, the rest of it passed over unread.
+#[derive(serde::Deserialize)]
+struct ResultKind<'a> {
+    #[serde(rename = "resultType", borrow, default)]
+    result_type: Option<Cow<'a, str>>,
+}
+
+/// The `_meta` key naming the listen stream a notification is on.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// What a 2026-07-28 result has that no 2025-11-25 result names.
 const MODERN_ONLY_RESULT_MEMBERS: [&str; 3] = ["resultType", "ttlMs", "cacheScope"];
