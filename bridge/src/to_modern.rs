@@ -376,9 +376,8 @@ impl ToModern {
             let request: legacy::ClientRequest = mcp_spec_types::from_str(line).ok()?;
             return self.answer_own(request, &method, id);
         }
-        if self.client.is_none() {
-            return None;
-        }
+        // Before initialize: refused, with why, by `forward`.
+        self.client.as_ref()?;
         let params = match msg.get("params") {
             Some(params) => Members::read(params.get()).ok()?,
             None => Members::default(),
