@@ -8,8 +8,10 @@
 //! round, every contender makes `CALLS` calls in turn, the order rotating; each
 //! answer must be the text its call sent. Printed: calls per second (the median
 //! of the rounds), the latency's p50 and p99 over every call, what each proxy
-//! adds to the direct p50 and p99, and the goals' ratios. Nothing here asserts
-//! a speed.
+//! adds to the direct p50 and p99, and the goals' ratios. With
+//! `BENCH_BRIDGE_BEFORE=path/to/mcp-era-bridge`, another build runs in the same
+//! rounds (a change's before and after, side by side). Nothing here asserts a
+//! speed.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -337,6 +339,15 @@ fn main() {
             ])),
         ),
     ];
+    // Another build of the bridge (`BENCH_BRIDGE_BEFORE=path`) in the same paired rounds: a
+    // change's before and after, measured side by side.
+    let before = std::env::var("BENCH_BRIDGE_BEFORE").ok();
+    if let Some(before) = &before {
+        let connect = [before.clone(), "--connect".into(), url.clone()];
+        contenders.push(("before: --connect", Contender::Proxy(StdioProxy::start(&connect))));
+        let translate = [before.clone(), "--server-era".into(), "modern".into(), "--connect".into(), url.clone()];
+        contenders.push(("  before: translating", Contender::Proxy(StdioProxy::start(&translate))));
+    }
     // Warm each up (connections, JIT), then the paired rounds.
     for (name, c) in contenders.iter_mut() {
         for i in 0..CALLS {
@@ -399,6 +410,17 @@ fn main() {
             added(ours) / added(theirs),
             ms(ours.1) / ms(theirs.0),
             ours.2 / theirs.2
+        );
+    }
+    if let [.., before_ours, before_translating] = summary[..]
+        && before.is_some()
+    {
+        println!(
+            "  before and now: passing through +{:.2} and +{:.2} ms p50 over the legacy session direct, translating +{:.2} and +{:.2} over modern direct",
+            ms(before_ours.0) - ms(legacy_direct.0),
+            ms(ours.0) - ms(legacy_direct.0),
+            added(before_translating),
+            added(translating)
         );
     }
     concurrent(&bridge, &url, rounds.div_ceil(4));
