@@ -70,6 +70,11 @@ enum Command {
 /// keep-alive of common servers (uvicorn, Node's http).
 const IDLE_CONNECTION: Duration = Duration::from_secs(4);
 
+/// How long a response whose answer came is let run to its end (a server
+/// closes a request's stream once it has answered; one that keeps it open
+/// past this has it cut).
+const FINISH_WITHIN: Duration = Duration::from_secs(1);
+
 /// The server over HTTP: [`send`](Self::send) a line, receive lines as
 /// [`Event::Server`], and [`Event::ServerClosed`] after [`close`](Self::close).
 pub struct HttpServer {
@@ -197,6 +202,16 @@ async fn run(
                 UpstreamAction::Stop(stream) => {
                     if let Some(task) = exchanges.remove(&stream) {
                         task.abort();
+                    }
+                }
+                // Read to its end, its connection goes back to the pool for the next request
+                // (cut, it would be closed, and the next request would open another).
+                UpstreamAction::Finish(stream) => {
+                    if let Some(task) = exchanges.remove(&stream) {
+                        tokio::spawn(async move {
+                            tokio::time::sleep(FINISH_WITHIN).await;
+                            task.abort();
+                        });
                     }
                 }
                 UpstreamAction::Deliver(line) => events(Event::Server(line)),

@@ -10,7 +10,9 @@ It serves both shapes of the transport at one endpoint:
   closes the connection, and its answer comes on the GET that resumes it with
   `Last-Event-ID` (2025-11-25's polling);
 - either: the tool `private` wants `Authorization: Bearer let-me-in`, else 401
-  with a `WWW-Authenticate` challenge;
+  with a `WWW-Authenticate` challenge; the tool `linger` answers in an event
+  stream sent in chunks and keeps it 0.35 s after its answer before it ends
+  (recording `aborted` when the client cut it meanwhile);
 - 2024-11-05's HTTP+SSE at `/foreign/sse`, whose `endpoint` event names
   another origin (where no message may go).
 It writes the port it bound (loopback, chosen by the system) to PORT_FILE, and
@@ -106,7 +108,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         msg = json.loads(body)
-        self.record({"msg": msg, "session": self.headers.get("Mcp-Session-Id"),
+        # The connection's port: requests that share one came on one connection.
+        self.record({"msg": msg, "session": self.headers.get("Mcp-Session-Id"), "port": self.client_address[1],
                      "method_header": self.headers.get("Mcp-Method"), "name_header": self.headers.get("Mcp-Name"),
                      "region_header": self.headers.get("Mcp-Param-Region")})
         method, id_ = msg.get("method"), msg.get("id")
@@ -162,6 +165,29 @@ class Handler(BaseHTTPRequestHandler):
             return
         if name == "echo":
             return self.send_json(200, text_result(id_, "echo", modern))
+        if name == "linger":
+            # The answer, then the stream kept a while before its end (a notification on it):
+            # a client that cuts the stream once answered makes the later writes fail.
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            answer = f"event: message\ndata: {json.dumps(text_result(id_, 'lingered', modern))}\n\n".encode()
+            later = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "later"}}
+            later = f"event: message\ndata: {json.dumps(later)}\n\n".encode()
+            try:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(answer), answer))
+                self.wfile.flush()
+                time.sleep(0.3)
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(later), later))
+                self.wfile.flush()
+                time.sleep(0.05)
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+            except OSError:
+                self.record({"aborted": id_})
+                self.close_connection = True
+            return
         if name == "weather":
             # What the call's header said: the server reads the parameter from it.
             return self.send_json(200, text_result(id_, f"region {self.headers.get('Mcp-Param-Region')}", modern))

@@ -151,6 +151,46 @@ fn error_message(answer: &Value) -> &str {
     answer.pointer("/error/message").and_then(Value::as_str).unwrap_or_else(|| panic!("not an error: {answer}"))
 }
 
+/// A request's stream whose answer came is read to its end, not cut: its
+/// connection carries the next request (cut, it would be closed, and the
+/// next call would open another: 0.2 ms a call on loopback with the Python
+/// SDK's server, whose streams end just after their answers). Both shapes:
+/// a legacy session passed through and a modern server. `linger` keeps its
+/// stream 0.35 s after the answer; what it sends then is not the client's.
+#[test]
+fn an_answered_stream_is_read_to_its_end_so_its_connection_carries_the_next_request() {
+    for (shape, args) in [("legacy", &["--server-era", "legacy"][..]), ("modern", &[][..])] {
+        let server = FaultServer::start(&format!("reuse-{shape}"), &[]);
+        let mut bridge = Bridge::start(&[args, &["--connect", &server.url]].concat());
+        let call = |id| if shape == "legacy" { legacy_call(id, "linger") } else { modern_call(id, "linger") };
+        if shape == "legacy" {
+            let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "fault-test", "version": "0"}}});
+            assert!(bridge.call(0, init, Duration::from_secs(10)).get("result").is_some());
+            bridge.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        }
+        for id in 1..=3 {
+            let started = Instant::now();
+            let answer = bridge.call(id, call(id), Duration::from_secs(10));
+            assert_eq!(answer.pointer("/result/content/0/text"), Some(&json!("lingered")), "{shape}: {answer}");
+            assert!(started.elapsed() < Duration::from_millis(300), "{shape}: answered when the stream ended");
+            // The next call goes once the stream has ended.
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        assert!(bridge.finish().success());
+        let received = server.received();
+        let aborted: Vec<&Value> = received.iter().filter(|r| r.get("aborted").is_some()).collect();
+        assert!(aborted.is_empty(), "{shape}: streams cut after their answers: {aborted:?}");
+        let ports: Vec<u64> = received
+            .iter()
+            .filter(|r| r["msg"]["params"]["name"] == "linger")
+            .map(|r| r["port"].as_u64().expect("a port"))
+            .collect();
+        assert_eq!(ports.len(), 3, "{shape}: {ports:?}");
+        assert!(ports.windows(2).all(|w| w[0] == w[1]), "{shape}: the calls came on connections from {ports:?}");
+    }
+}
+
 #[test]
 fn each_fault_of_a_modern_server_is_an_error_to_the_request_that_met_it_and_the_session_goes_on() {
     let server = FaultServer::start("modern", &[]);

@@ -53,6 +53,17 @@ fn stopped(actions: &[UpstreamAction]) -> Vec<StreamId> {
         .collect()
 }
 
+/// The exchanges answered: let end, their connections kept for the next request.
+fn finished(actions: &[UpstreamAction]) -> Vec<StreamId> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            UpstreamAction::Finish(s) => Some(*s),
+            _ => None,
+        })
+        .collect()
+}
+
 fn meta() -> Value {
     json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}})
 }
@@ -138,7 +149,8 @@ fn tool_headers_are_learnt_from_tools_list_an_invalid_tool_left_out_and_sent_on_
     let tools = delivered(&actions)[0]["result"]["tools"].clone();
     assert_eq!(tools.as_array().unwrap().len(), 1, "the invalid tool is left out: {tools}");
     assert!(actions.iter().any(|a| matches!(a, UpstreamAction::Log(n) if n.contains("\"broken\""))), "{actions:?}");
-    assert_eq!(stopped(&actions), [r.stream], "the answer came: its stream is done");
+    assert_eq!(finished(&actions), [r.stream], "the answer came: its stream is done, let end");
+    assert!(stopped(&actions).is_empty(), "an answered stream is not cut: {actions:?}");
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "weather", "arguments": {"region": "eu-west"}, "_meta": meta()}});
     let r = one_request(&up.handle(UpstreamInput::Send(call)));
@@ -349,7 +361,7 @@ fn a_stream_closed_before_its_answer_is_resumed_after_retry_with_last_event_id()
     let answer = json!({"jsonrpc": "2.0", "id": 7, "result": {"content": []}});
     let actions = up.handle(event_with_id(get.stream, &answer.to_string(), "e-2", None));
     assert_eq!(delivered(&actions), [answer], "the answer on the resumed stream is the call's");
-    assert_eq!(stopped(&actions), [get.stream]);
+    assert_eq!(finished(&actions), [get.stream]);
     // A timer fired twice, or a stale one, does nothing.
     assert!(up.handle(UpstreamInput::Timer(timer)).is_empty());
 }
@@ -678,7 +690,7 @@ fn auto_falls_back_to_http_sse_when_the_initialize_post_gets_a_4xx_and_messages_
     let [(_, wait)] = wakes(&actions)[..] else { panic!("the answer's wait is bounded: {actions:?}") };
     assert_eq!(wait, Duration::from_secs(30));
     // 202: accepted; the answer comes on the stream, as a message event.
-    assert_eq!(stopped(&up.handle(began(post.stream, 202, None))), [post.stream]);
+    assert_eq!(finished(&up.handle(began(post.stream, 202, None))), [post.stream]);
     let answer = json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2024-11-05", "capabilities": {},
         "serverInfo": {"name": "old", "version": "1"}}});
     assert_eq!(delivered(&up.handle(sse_event(get.stream, "message", &answer.to_string()))), [answer]);

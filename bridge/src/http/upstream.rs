@@ -218,9 +218,14 @@ pub enum AuthReason {
 #[derive(Clone, Debug, PartialEq)]
 pub enum UpstreamAction {
     Http(HttpRequest),
-    /// Stop reading an exchange (its answer came, or it was cancelled): the
-    /// machine has forgotten it, and ignores what the driver still reports of it.
+    /// Stop reading an exchange (it was cancelled, or refused): the machine
+    /// has forgotten it, and ignores what the driver still reports of it.
     Stop(StreamId),
+    /// An exchange whose answer came: the machine has forgotten it, and ignores
+    /// what the driver still reports of it; the driver lets the response end
+    /// (read to its end, for a short while) rather than cut it, so that its
+    /// connection carries the next request instead of a new one being opened.
+    Finish(StreamId),
     /// A line for the session, as the server's (or an error answering a request for it).
     Deliver(String),
     /// A note for the log (stderr), never the protocol stream.
@@ -654,6 +659,13 @@ impl HttpUpstream {
         }
     }
 
+    /// An exchange answered: forgotten, its response let end.
+    fn finish(&mut self, stream: StreamId, out: &mut Vec<UpstreamAction>) {
+        if self.exchanges.remove(&stream).is_some() {
+            out.push(UpstreamAction::Finish(stream));
+        }
+    }
+
     fn began(
         &mut self,
         stream: StreamId,
@@ -683,7 +695,7 @@ impl HttpUpstream {
             }
             Purpose::SsePost { request } => {
                 // Accepted: the answer comes on the stream. Refused: the request has its answer.
-                self.stop(stream, out);
+                self.finish(stream, out);
                 if !success {
                     let why = format!("the server refused the message: HTTP {status}");
                     match request {
@@ -732,7 +744,7 @@ impl HttpUpstream {
                     };
                     out.push(UpstreamAction::Log(format!("{what} (HTTP {status})")));
                 }
-                self.stop(stream, out);
+                self.finish(stream, out);
                 let initialized = matches!(&purpose, Purpose::Notification { method } if method == method::INITIALIZED)
                     || matches!(purpose, Purpose::Reinitialized);
                 if success && initialized {
@@ -776,7 +788,7 @@ impl HttpUpstream {
                 if fallback {
                     return self.fall_back_to_sse(stream, &status, out);
                 }
-                self.stop(stream, out);
+                self.finish(stream, out);
                 let answer = answer_of(&status, &body, &id, &method);
                 // A success's body is the answer as it came.
                 let text = status.success().then(|| std::str::from_utf8(&body).ok()).flatten();
@@ -787,7 +799,7 @@ impl HttpUpstream {
                 self.answered(&method, out);
             }
             Purpose::Reinitialize => {
-                self.stop(stream, out);
+                self.finish(stream, out);
                 if let Ok(answer) = serde_json::from_slice::<Value>(&body) {
                     self.note_version(&answer);
                 }
@@ -828,14 +840,14 @@ impl HttpUpstream {
                 let answers = message.get("method").is_none() && message.get("id") == Some(&id);
                 self.pass(message, Some(&data), &method, out);
                 if answers {
-                    self.stop(stream, out);
+                    self.finish(stream, out);
                     self.answered(&method, out);
                 }
             }
             Purpose::Reinitialize => {
                 // The new session's answer is the bridge's: its version kept, not passed on.
                 self.note_version(&message);
-                self.stop(stream, out);
+                self.finish(stream, out);
                 self.reinitialized(out);
             }
             _ => self.pass(message, Some(&data), "", out),
