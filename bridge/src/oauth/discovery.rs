@@ -268,7 +268,7 @@ mod served {
 
     #[tokio::test]
     async fn server_metadata_is_refused_for_another_issuer_or_an_endpoint_over_plain_http_off_loopback() {
-        let web = Web::new(std::time::Duration::from_secs(5), false, false).unwrap();
+        let web = Web::new(std::time::Duration::from_secs(5), false, false);
         let good = serve(|issuer| metadata(issuer, &format!("{issuer}/token"))).await;
         assert_eq!(server_metadata(&web, &good).await.unwrap().token_endpoint, format!("{good}/token"));
         let plain = serve(|issuer| metadata(issuer, "http://auth.example.com/token")).await;

@@ -165,7 +165,7 @@ impl Authorizer {
     pub fn new(config: Config) -> Result<Authorizer, String> {
         let resource_key = discovery::canonical_resource(&config.server);
         let entry = config.store.load(&resource_key, &config.variant())?;
-        let web = Web::new(config.http_timeout, config.allow_http, config.ipv4)?;
+        let web = Web::new(config.http_timeout, config.allow_http, config.ipv4);
         Ok(Authorizer {
             resource_key,
             web,

@@ -5,6 +5,7 @@
 //! is on loopback (every authorization server endpoint over HTTPS, as the spec's
 //! communication security says).
 
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use reqwest::{Client, StatusCode, Url};
@@ -13,7 +14,11 @@ use serde::de::DeserializeOwned;
 /// The flow's HTTP client.
 #[derive(Clone)]
 pub struct Web {
-    client: Client,
+    /// Made on first use: most runs never authorize, and making it reads the
+    /// system's certificates.
+    client: Arc<OnceLock<Result<Client, String>>>,
+    timeout: Duration,
+    ipv4: bool,
     /// `--allow-http`: an authorization server over plain HTTP anywhere (a trusted private network).
     allow_http: bool,
 }
@@ -45,14 +50,20 @@ impl<'c> oauth2::AsyncHttpClient<'c> for Web {
 const MAX_DOCUMENT: usize = 1024 * 1024;
 
 impl Web {
-    pub fn new(timeout: Duration, allow_http: bool, ipv4: bool) -> Result<Web, String> {
-        crate::connect::install_crypto();
-        let mut client = Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(timeout);
-        if ipv4 {
-            client = client.local_address(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
-        }
-        let client = client.build().map_err(|e| format!("cannot make the authorization HTTP client: {e}"))?;
-        Ok(Web { client, allow_http })
+    pub fn new(timeout: Duration, allow_http: bool, ipv4: bool) -> Web {
+        Web { client: Arc::default(), timeout, ipv4, allow_http }
+    }
+
+    fn client(&self) -> Result<&Client, String> {
+        let made = self.client.get_or_init(|| {
+            crate::connect::install_crypto();
+            let mut client = Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(self.timeout);
+            if self.ipv4 {
+                client = client.local_address(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+            }
+            client.build().map_err(|e| format!("cannot make the authorization HTTP client: {e}"))
+        });
+        made.as_ref().map_err(Clone::clone)
     }
 
     /// Refuses `url` for `what` unless it is HTTPS, or HTTP on loopback.
@@ -71,7 +82,7 @@ impl Web {
     /// something that is not the document: a catch-all page), for the next URL to be tried.
     pub async fn get_json<T: DeserializeOwned>(&self, url: &Url) -> Result<Result<T, String>, String> {
         let response = self
-            .client
+            .client()?
             .get(url.clone())
             .header(reqwest::header::ACCEPT, "application/json")
             .send()
@@ -87,7 +98,7 @@ impl Web {
     /// POSTs `body` as JSON; the answer's status and JSON body.
     pub async fn post_json(&self, url: &Url, body: &serde_json::Value) -> Result<(StatusCode, Vec<u8>), String> {
         let response = self
-            .client
+            .client()?
             .post(url.clone())
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .body(body.to_string())
@@ -104,7 +115,8 @@ impl Web {
         let url = Url::parse(&parts.uri.to_string()).map_err(|e| WebError(format!("{}: {e}", parts.uri)))?;
         self.require_secure(&url, "the token endpoint").map_err(WebError)?;
         let response = self
-            .client
+            .client()
+            .map_err(WebError)?
             .request(parts.method, url.clone())
             .headers(parts.headers)
             .body(body)
@@ -147,7 +159,7 @@ mod tests {
 
     #[test]
     fn plain_http_is_refused_unless_on_loopback() {
-        let web = Web::new(Duration::from_secs(1), false, false).unwrap();
+        let web = Web::new(Duration::from_secs(1), false, false);
         let check = |u: &str| web.require_secure(&Url::parse(u).unwrap(), "the token endpoint");
         for ok in
             ["https://auth.example.com/token", "http://127.0.0.1:9/token", "http://localhost/t", "http://[::1]:8/t"]
@@ -158,7 +170,7 @@ mod tests {
             let e = check(no).unwrap_err();
             assert!(e.contains("not HTTPS") && e.contains(no), "{e}");
         }
-        let trusting = Web::new(Duration::from_secs(1), true, false).unwrap();
+        let trusting = Web::new(Duration::from_secs(1), true, false);
         assert!(trusting.require_secure(&Url::parse("http://auth.internal/token").unwrap(), "it").is_ok());
     }
 }
