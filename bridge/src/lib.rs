@@ -536,13 +536,22 @@ pub(crate) fn result_members(
 /// A JSON-RPC result response, written in one pass: `result` a result's text
 /// as it is, or a generated result type.
 pub(crate) fn result_response_line<R: Serialize + ?Sized>(id: &Value, result: &R) -> String {
-    #[derive(Serialize)]
     struct Response<'a, R: ?Sized> {
-        jsonrpc: &'static str,
         id: &'a Value,
         result: &'a R,
     }
-    members::to_line(&Response { jsonrpc: "2.0", id, result })
+    // Written here: the library builds without serde's derive.
+    impl<R: Serialize + ?Sized> Serialize for Response<'_, R> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut map = serializer.serialize_map(Some(3))?;
+            map.serialize_entry("jsonrpc", "2.0")?;
+            map.serialize_entry("id", self.id)?;
+            map.serialize_entry("result", self.result)?;
+            map.end()
+        }
+    }
+    members::to_line(&Response { id, result })
 }
 
 /// A message's `id`, when it has one that is JSON (a request's, a response's).

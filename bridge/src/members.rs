@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::{RawValue, to_raw_value};
 
@@ -138,9 +138,65 @@ impl<V: Serialize + ?Sized> Serialize for Replaced<'_, '_, V> {
     }
 }
 
-/// A key, borrowed from the text unless it has escapes.
-#[derive(serde::Deserialize)]
-struct Key<'a>(#[serde(borrow)] Cow<'a, str>);
+/// A string (a key, a member's value), borrowed from the text unless it has
+/// escapes. (Written here: the library builds without serde's derive.)
+pub(crate) struct Text<'a>(pub Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct String_;
+        impl<'de> Visitor<'de> for String_ {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(String_)
+    }
+}
+
+/// An object's member `key` read as a string, the rest passed over unread (a
+/// result's `resultType`); an error when `text` is no object or the member no
+/// string.
+pub(crate) fn string_member<'a>(text: &'a str, key: &str) -> Result<Option<Cow<'a, str>>, serde_json::Error> {
+    struct Find<'k>(&'k str);
+    impl<'de> DeserializeSeed<'de> for Find<'_> {
+        type Value = Option<Cow<'de, str>>;
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+            deserializer.deserialize_map(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Find<'_> {
+        type Value = Option<Cow<'de, str>>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(Text(k)) = map.next_key::<Text<'de>>()? {
+                if k == self.0 {
+                    found = Some(map.next_value::<Text<'de>>()?.0);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let found = Find(key).deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(found)
+}
 
 impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -152,7 +208,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
                 let mut members = Members(Vec::with_capacity(map.size_hint().unwrap_or(4)));
-                while let Some((Key(key), value)) = map.next_entry::<Key<'de>, &'de RawValue>()? {
+                while let Some((Text(key), value)) = map.next_entry::<Text<'de>, &'de RawValue>()? {
                     members.set(key, Cow::Borrowed(value));
                 }
                 Ok(members)
@@ -193,6 +249,11 @@ mod tests {
         assert_eq!(super::to_line(&appended), r#"{"b":"now","d":{"e":true},"z":{"x":1}}"#);
         for not_an_object in ["[1]", "3", "\"x\"", "{", "{\"a\": }"] {
             assert!(Members::read(not_an_object).is_err(), "{not_an_object}");
+            assert!(super::string_member(not_an_object, "a").is_err(), "{not_an_object}");
         }
+        let result = r#"{"content": [{"resultType": "x"}], "resultType": "input_\u0072equired"}"#;
+        assert_eq!(super::string_member(result, "resultType").unwrap().as_deref(), Some("input_required"));
+        assert_eq!(super::string_member(r#"{"a": 1}"#, "resultType").unwrap(), None);
+        assert!(super::string_member(r#"{"resultType": 1}"#, "resultType").is_err());
     }
 }

@@ -637,8 +637,8 @@ impl ToModern {
         let call = self.calls.get(&call_key)?;
         // Only a request that may ask for input has its result's kind looked at (as `response` does).
         let asking = may_ask_for_input(&call.method) && {
-            let kind: ResultKind = serde_json::from_str(result.get()).ok()?;
-            kind.result_type.as_deref() == Some("input_required")
+            let kind = crate::members::string_member(result.get(), "resultType").ok()?;
+            kind.as_deref() == Some("input_required")
         };
         let more: Option<modern::InputRequiredResult> = match asking {
             true => Some(mcp_spec_types::from_str(result.get()).ok()?),
@@ -836,13 +836,6 @@ fn down_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, St
     members.retain(|k| !MODERN_ONLY_RESULT_MEMBERS.contains(&k));
     crate::drop_reserved_meta_in(&mut members);
     Ok(members.write())
-}
-
-/// A result's `resultType`, the rest of it passed over unread.
-#[derive(serde::Deserialize)]
-struct ResultKind<'a> {
-    #[serde(rename = "resultType", borrow, default)]
-    result_type: Option<Cow<'a, str>>,
 }
 
 /// The `_meta` key naming the listen stream a notification is on.
