@@ -270,20 +270,8 @@ impl ToLegacy {
                 });
                 match converted {
                     Ok(sent) => {
-                        self.next += 1;
-                        let call = Call {
-                            method: method.to_string(),
-                            server_id: id.clone(),
-                            answer_to: id.clone(),
-                            seq: self.next,
-                            state: None,
-                            client_waits: true,
-                            progress: msg.pointer("/params/_meta/progressToken").cloned(),
-                            progress_to: ProgressTo::First,
-                            capabilities: declared_capabilities(&msg),
-                        };
-                        self.forget_ended(&key(&id));
-                        self.calls.insert(key(&id), call);
+                        let progress = msg.pointer("/params/_meta/progressToken").cloned();
+                        self.open_call(method.to_string(), id, progress, declared_capabilities(&msg));
                         out.push(Out::server(sent));
                     }
                     Err(e) => out.push(Out::client(error_response(id, modern::INVALID_PARAMS, e))),
@@ -330,21 +318,28 @@ impl ToLegacy {
         let converted = written(&request);
         let mut sent = Members::read(converted.get()).ok()?;
         sent.edit("params", crate::drop_reserved_meta_in);
+        let capabilities = meta.read_member(CLIENT_CAPABILITIES).unwrap_or(Value::Null);
+        self.open_call(method.into_owned(), id, meta.read_member("progressToken"), capabilities);
+        Some(vec![Out::written(To::Server, to_line(&sent))])
+    }
+
+    /// A client's request sent to the server, kept as a call until it is
+    /// answered: its progress token and the capabilities its `_meta` declared.
+    fn open_call(&mut self, method: String, id: Value, progress: Option<Value>, capabilities: Value) {
         self.next += 1;
         let call = Call {
-            method: method.into_owned(),
+            method,
             server_id: id.clone(),
             answer_to: id.clone(),
             seq: self.next,
             state: None,
             client_waits: true,
-            progress: meta.read_member("progressToken"),
+            progress,
             progress_to: ProgressTo::First,
-            capabilities: meta.read_member(CLIENT_CAPABILITIES).unwrap_or(Value::Null),
+            capabilities,
         };
         self.forget_ended(&key(&id));
         self.calls.insert(key(&id), call);
-        Some(vec![Out::written(To::Server, to_line(&sent))])
     }
 
     /// A call's result or a question for the client, read straight from the

@@ -43,25 +43,14 @@ fn header<'a>(r: &'a HttpRequest, name: &str) -> Option<&'a str> {
     r.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
 }
 
+/// The exchanges cut (cancelled, refused).
 fn stopped(actions: &[UpstreamAction]) -> Vec<StreamId> {
-    actions
-        .iter()
-        .filter_map(|a| match a {
-            UpstreamAction::Stop(s) => Some(*s),
-            _ => None,
-        })
-        .collect()
+    actions.iter().filter_map(|a| if let UpstreamAction::Stop(s) = a { Some(*s) } else { None }).collect()
 }
 
 /// The exchanges answered: let end, their connections kept for the next request.
 fn finished(actions: &[UpstreamAction]) -> Vec<StreamId> {
-    actions
-        .iter()
-        .filter_map(|a| match a {
-            UpstreamAction::Finish(s) => Some(*s),
-            _ => None,
-        })
-        .collect()
+    actions.iter().filter_map(|a| if let UpstreamAction::Finish(s) = a { Some(*s) } else { None }).collect()
 }
 
 fn meta() -> Value {
