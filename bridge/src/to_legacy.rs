@@ -1,8 +1,7 @@
 //! A modern client (2026-07-28) and a legacy server (2025-11-25, `initialize`).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
-
 use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde_json::value::RawValue;
 use serde_json::{Value, json};

@@ -1,8 +1,7 @@
 //! A legacy client (2025-11-25, `initialize`) and a modern server (2026-07-28).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-
 use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
