@@ -378,8 +378,9 @@ impl Bridge {
         }
     }
 
-    /// What to send for a line from the server.
-    /// (As [`Bridge::from_client`], a call's result read straight from the line.)
+    /// What to send for a line from the server. (As [`Bridge::from_client`],
+    /// what makes most of a session read straight from the line: a call's
+    /// result, a question or round it asks, a notification.)
     pub fn from_server(&mut self, line: &str) -> Vec<Out> {
         match self {
             Bridge::ToModern(b) => {

@@ -6,6 +6,7 @@
 //! read, handed over and written as it came.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -38,6 +39,12 @@ impl<'a> Members<'a> {
     /// A member's value read as `T` (`None` when absent or not a `T`).
     pub(crate) fn read_member<'s, T: Deserialize<'s>>(&'s self, key: &str) -> Option<T> {
         self.get(key).and_then(|v| serde_json::from_str(v.get()).ok())
+    }
+
+    /// A string member, borrowed unless it has escapes (serde reads a
+    /// `Cow<str>` always owned).
+    pub(crate) fn text(&self, key: &str) -> Option<Cow<'_, str>> {
+        self.read_member::<Text>(key).map(|text| text.0)
     }
 
     /// Takes a member out.
@@ -198,6 +205,10 @@ pub(crate) fn string_member<'a>(text: &'a str, key: &str) -> Result<Option<Cow<'
     Ok(found)
 }
 
+/// How many keys an object's reading compares a new key with before it
+/// indexes them.
+const SCANNED_KEYS: usize = 16;
+
 impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Object;
@@ -207,11 +218,30 @@ impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
                 f.write_str("a JSON object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
-                let mut members = Members(Vec::with_capacity(map.size_hint().unwrap_or(4)));
+                let mut members: Vec<(Cow<'de, str>, Cow<'de, RawValue>)> =
+                    Vec::with_capacity(map.size_hint().unwrap_or(4));
+                // A repeated key is looked for among those read: by a scan while
+                // they are few (a message's objects), by a hash index past that,
+                // so an object of a million keys is not a trillion comparisons.
+                let mut index: Option<HashMap<Cow<'de, str>, usize>> = None;
                 while let Some((Text(key), value)) = map.next_entry::<Text<'de>, &'de RawValue>()? {
-                    members.set(key, Cow::Borrowed(value));
+                    let seen = match &index {
+                        Some(index) => index.get(key.as_ref()).copied(),
+                        None => members.iter().position(|(k, _)| *k == key),
+                    };
+                    if let Some(at) = seen {
+                        members[at].1 = Cow::Borrowed(value);
+                        continue;
+                    }
+                    if let Some(index) = &mut index {
+                        index.insert(key.clone(), members.len());
+                    }
+                    members.push((key, Cow::Borrowed(value)));
+                    if index.is_none() && members.len() > SCANNED_KEYS {
+                        index = Some(members.iter().enumerate().map(|(at, (k, _))| (k.clone(), at)).collect());
+                    }
                 }
-                Ok(members)
+                Ok(Members(members))
             }
         }
         deserializer.deserialize_map(Object)
@@ -255,5 +285,31 @@ mod tests {
         assert_eq!(super::string_member(result, "resultType").unwrap().as_deref(), Some("input_required"));
         assert_eq!(super::string_member(r#"{"a": 1}"#, "resultType").unwrap(), None);
         assert!(super::string_member(r#"{"resultType": 1}"#, "resultType").is_err());
+    }
+
+    /// Past the keys compared one by one, a repeated key is still found (by
+    /// the index): it keeps its first place and its last value, before and
+    /// after the index is made, escaped or not, as a `Value` reads them.
+    #[test]
+    fn a_repeated_key_is_found_among_many() {
+        let count = super::SCANNED_KEYS * 3;
+        let mut text = String::from("{");
+        for at in 0..count {
+            text.push_str(&format!("\"k{at}\": {at}, "));
+            if at == 5 {
+                text.push_str("\"k3\": \"early\", ");
+            }
+        }
+        text.push_str(r#""k40": "late", "k\u0031": "escaped", "new": 0}"#);
+        let members = Members::read(&text).expect("an object");
+        let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
+        let expected: Vec<String> = (0..count).map(|at| format!("k{at}")).chain(["new".to_string()]).collect();
+        assert_eq!(keys, expected);
+        assert_eq!(members.read_member::<String>("k3").as_deref(), Some("early"));
+        assert_eq!(members.read_member::<String>("k40").as_deref(), Some("late"));
+        assert_eq!(members.read_member::<String>("k1").as_deref(), Some("escaped"));
+        assert_eq!(members.read_member::<u64>("k41"), Some(41));
+        let back: Value = serde_json::from_str(members.write().get()).unwrap();
+        assert_eq!(back, serde_json::from_str::<Value>(&text).unwrap());
     }
 }

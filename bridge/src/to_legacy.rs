@@ -280,27 +280,27 @@ impl ToLegacy {
         out
     }
 
-    /// A client's request the bridge sends on, read straight from its line (a
-    /// message is read as its type once, with no `Value` between): `None`, and
-    /// nothing changed, for any other message (`server/discover`, a listen
-    /// stream, a retry, a request that names another version or a new log
-    /// level), before the handshake or with a server of an older version, and
-    /// for one that does not read or convert ([`ToLegacy::from_client`] takes
-    /// those).
+    /// A modern client's request read straight from its line (a message is
+    /// read as its type once, with no `Value` between): one the bridge sends
+    /// on, or the retry of a call it holds. `None`, and nothing changed, for
+    /// any other message (`server/discover`, a listen stream, a retry of no
+    /// held call, a request that names another version or a new log level),
+    /// before the handshake or with a server of an older version, and for one
+    /// that does not read or convert ([`ToLegacy::from_client`] takes those).
     pub(crate) fn client_line(&mut self, line: &str) -> Option<Vec<Out>> {
         if !matches!(self.handshake, Handshake::Done(_)) || self.version != LEGACY_VERSION {
             return None;
         }
         let msg = Members::read(line).ok()?;
-        let method: Cow<str> = msg.read_member("method")?;
+        let method = msg.text("method")?;
         let id = id_of(&msg)?;
         if is_own_id(&id) || method == method::DISCOVER || method == method::LISTEN {
             return None;
         }
         let params = Members::read(msg.get("params")?.get()).ok()?;
         let meta = Members::read(params.get("_meta")?.get()).ok()?;
-        let version: Option<Cow<str>> = meta.read_member(PROTOCOL_VERSION);
-        let level: Option<Cow<str>> = meta.read_member(LOG_LEVEL);
+        let version = meta.text(PROTOCOL_VERSION);
+        let level = meta.text(LOG_LEVEL);
         let logs = self.init().is_some_and(|init| init.capabilities.logging.is_some());
         let new_level = logs && level.is_some() && self.log_level.as_deref() != level.as_deref();
         let other_version = version.is_some_and(|v| v != MODERN_VERSION);
@@ -348,7 +348,7 @@ impl ToLegacy {
     pub(crate) fn server_line(&mut self, line: &str) -> Option<Vec<Out>> {
         let msg = Members::read(line).ok()?;
         let id = id_of(&msg)?;
-        if let Some(method) = msg.read_member::<Cow<str>>("method") {
+        if let Some(method) = msg.text("method") {
             let asks = [method::ELICIT, method::SAMPLE, method::ROOTS].contains(&method.as_ref());
             return asks.then(|| self.ask(id, line.to_string()));
         }
@@ -872,13 +872,14 @@ fn up_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, Stri
         }
         return modern::AnyResult::try_from(read).map(|r| written(&r)).map_err(|e| e.to_string());
     }
-    let Ok(mut members) = Members::read(result.get()) else { return cross_result_text(method, Way::Up, result) };
+    // A result no conversion carries (no such method in both eras): only its members change.
+    let Ok(mut members) = Members::read(result.get()) else { return Ok(result.to_owned()) };
     members.set("resultType", constant("\"complete\""));
     if cacheable {
         members.set("ttlMs", constant("0"));
         members.set("cacheScope", constant("\"private\""));
     }
-    cross_result_text(method, Way::Up, &members.write())
+    Ok(members.write())
 }
 
 /// What a retry of a held call brings: the answers by `inputResponses` key,

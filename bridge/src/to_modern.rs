@@ -37,9 +37,9 @@ pub struct ToModern {
     version: &'static str,
     /// The level `logging/setLevel` asked for.
     log_level: Option<modern::LoggingLevel>,
-    /// [`ToModern::request_meta`] as written, and its members, made again
-    /// when what it holds changes.
-    meta_written: Option<(Box<RawValue>, Members<'static>)>,
+    /// [`ToModern::request_meta`]'s members as written, made again when what
+    /// it holds changes.
+    bridge_meta: Option<Members<'static>>,
     /// The client's requests sent to the server, by their id (the client's).
     calls: HashMap<String, Call>,
     /// The bridge's requests to the client, by id.
@@ -79,6 +79,11 @@ struct Listening {
 /// the one in effect (a server that ends each at once is not chased).
 const REOPEN: usize = 3;
 
+/// The legacy client's requests the bridge answers or shapes itself
+/// ([`ToModern::answer_own`]).
+const ANSWERED_OWN: [&str; 5] =
+    [method::INITIALIZE, method::PING, method::SET_LEVEL, method::SUBSCRIBE, method::UNSUBSCRIBE];
+
 struct Call {
     method: String,
     /// The request as sent to the server, for one that may ask for input:
@@ -111,7 +116,7 @@ impl ToModern {
             client: None,
             version: LEGACY_VERSION,
             log_level: None,
-            meta_written: None,
+            bridge_meta: None,
             calls: HashMap::new(),
             asks: HashMap::new(),
             retries: HashMap::new(),
@@ -152,9 +157,8 @@ impl ToModern {
     fn request(&mut self, msg: Value, method: &str, id: Value) -> Vec<Out> {
         // What the bridge answers or shapes itself is read here; any other request is read
         // once, in `forward`, after its `_meta` is added (a message is read as its type once).
-        let own = [method::INITIALIZE, method::PING, method::SET_LEVEL, method::SUBSCRIBE, method::UNSUBSCRIBE];
         let object_params = msg.get("params").is_none_or(Value::is_object);
-        if object_params && !own.contains(&method) {
+        if object_params && !ANSWERED_OWN.contains(&method) {
             return self.forward(msg, method, id);
         }
         let request: legacy::ClientRequest = match crate::read_as(&msg) {
@@ -195,7 +199,7 @@ impl ToModern {
                 self.version = version;
                 let capabilities = modern::ClientCapabilities::from(init.params.capabilities);
                 self.client = Some((capabilities, Some(init.params.client_info.into())));
-                self.meta_written = None;
+                self.bridge_meta = None;
                 let mut out = vec![Out::written(To::Client, result_response_line(&id, &result))];
                 // The list changes the server announces, on a stream opened for the client.
                 out.extend(self.relisten());
@@ -204,7 +208,7 @@ impl ToModern {
             legacy::ClientRequest::PingRequest(_) => vec![Out::client(result_response(id, json!({})))],
             legacy::ClientRequest::SetLevelRequest(set) => {
                 self.log_level = Some(modern::LoggingLevel::from(set.params.level));
-                self.meta_written = None;
+                self.bridge_meta = None;
                 vec![Out::client(result_response(id, json!({})))]
             }
             legacy::ClientRequest::SubscribeRequest(r) => self.subscription(method, id, r.params.uri),
@@ -333,14 +337,14 @@ impl ToModern {
         Vec::new()
     }
 
-    /// The `_meta` every request gets, written once for each state of what it holds.
-    fn meta_written(&mut self) -> &RawValue {
-        if self.meta_written.is_none() {
+    /// The `_meta` members every request gets, written once for each state of
+    /// what they hold.
+    fn bridge_meta(&mut self) -> &Members<'static> {
+        if self.bridge_meta.is_none() {
             let meta = written(&self.request_meta());
-            let members = Members::read(meta.get()).map(Members::into_owned).unwrap_or_default();
-            self.meta_written = Some((meta, members));
+            self.bridge_meta = Some(Members::read(meta.get()).map(Members::into_owned).unwrap_or_default());
         }
-        &self.meta_written.as_ref().expect("written above").0
+        self.bridge_meta.as_ref().expect("written above")
     }
 
     /// A request sent on with the `_meta` 2026-07-28 requires.
@@ -349,7 +353,7 @@ impl ToModern {
             let why = format!("{method} before initialize");
             return vec![Out::client(error_response(id, modern::INVALID_REQUEST, why))];
         }
-        let meta: Value = serde_json::from_str(self.meta_written().get()).unwrap_or_default();
+        let meta = serde_json::to_value(self.request_meta()).unwrap_or_default();
         crate::merge_meta(&mut msg, &meta);
         let converted = crate::read_as::<legacy::ClientRequest>(&msg)
             .and_then(|r| modern::ClientRequest::try_from(r).map_err(|e| e.to_string()));
@@ -359,19 +363,21 @@ impl ToModern {
         }
     }
 
-    /// A client's request the bridge sends on, read straight from its line (a
-    /// message is read as its type once, with no `Value` between): `None`, and
-    /// nothing changed, for any other message and for one that does not read
-    /// or convert (which [`ToModern::from_client`] takes, for its error).
+    /// A legacy client's line read straight as its type (a message is read
+    /// as its type once, with no `Value` between): a request the bridge sends
+    /// on, one it answers itself (`initialize`, `ping`, `logging/setLevel`,
+    /// the subscriptions), or an answer to a server's question
+    /// ([`ToModern::answer_line`]). `None`, and nothing changed, for any other
+    /// message and for one that does not read or convert (which
+    /// [`ToModern::from_client`] takes, for its error).
     pub(crate) fn client_line(&mut self, line: &str) -> Option<Vec<Out>> {
         let msg = Members::read(line).ok()?;
-        let Some(method) = msg.read_member::<Cow<str>>("method") else { return self.answer_line(&msg) };
+        let Some(method) = msg.text("method") else { return self.answer_line(&msg) };
         let id = id_of(&msg)?;
-        let own = [method::INITIALIZE, method::PING, method::SET_LEVEL, method::SUBSCRIBE, method::UNSUBSCRIBE];
         if is_own_id(&id) {
             return None;
         }
-        if own.contains(&method.as_ref()) {
+        if ANSWERED_OWN.contains(&method.as_ref()) {
             let request: legacy::ClientRequest = mcp_spec_types::from_str(line).ok()?;
             return self.answer_own(request, &method, id);
         }
@@ -383,9 +389,7 @@ impl ToModern {
         };
         // The client's `_meta` keeps what the bridge's does not set (a progress token).
         let mut meta = params.get("_meta").and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
-        self.meta_written();
-        let bridges = &self.meta_written.as_ref().expect("written above").1;
-        for (key, value) in bridges.iter() {
+        for (key, value) in self.bridge_meta().iter() {
             meta.set(key.as_ref(), Cow::Borrowed(value));
         }
         let params = Replaced { members: &params, key: "_meta", value: &meta };
@@ -547,7 +551,7 @@ impl ToModern {
     /// and nothing changed, for a request, a cancel, an acknowledgement, and
     /// one that does not read or convert (which `server_notification` takes).
     fn notification_line(&mut self, mut msg: Members<'_>) -> Option<Vec<Out>> {
-        let method: Cow<str> = msg.read_member("method")?;
+        let method = msg.text("method")?;
         if msg.get("id").is_some() || method == method::CANCELLED {
             return None;
         }
@@ -613,10 +617,11 @@ impl ToModern {
         }
     }
 
-    /// A call's complete result, read straight from the server's line (see
-    /// [`ToModern::client_line`]): `None`, and nothing changed, for any
-    /// other message, an `input_required` round, or a client of an older
-    /// version (whose every message is checked as its version's type).
+    /// A modern server's line read straight as its type (see
+    /// [`ToModern::client_line`]): a call's result, an `input_required` round
+    /// of it, or a notification. `None`, and nothing changed, for any other
+    /// message, one that does not read, or a client of an older version (whose
+    /// every message is checked as its version's type).
     pub(crate) fn server_line(&mut self, line: &str) -> Option<Vec<Out>> {
         if self.version != LEGACY_VERSION {
             return None;
@@ -830,8 +835,8 @@ fn down_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, St
         }
         return Ok(written(&converted));
     }
-    let converted = cross_result_text(method, Way::Down, result)?;
-    let Ok(mut members) = Members::read(converted.get()) else { return Ok(converted) };
+    // A result no conversion carries (no such method in both eras): only its members change.
+    let Ok(mut members) = Members::read(result.get()) else { return Ok(result.to_owned()) };
     members.retain(|k| !MODERN_ONLY_RESULT_MEMBERS.contains(&k));
     crate::drop_reserved_meta_in(&mut members);
     Ok(members.write())

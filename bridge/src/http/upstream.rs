@@ -218,8 +218,9 @@ pub enum AuthReason {
 #[derive(Clone, Debug, PartialEq)]
 pub enum UpstreamAction {
     Http(HttpRequest),
-    /// Stop reading an exchange (it was cancelled, or refused): the machine
-    /// has forgotten it, and ignores what the driver still reports of it.
+    /// Cut an exchange that will not be answered or is no longer wanted (a
+    /// cancelled call, a refused or ended stream, the session closed): the
+    /// machine has forgotten it, and ignores what the driver still reports of it.
     Stop(StreamId),
     /// An exchange whose answer came: the machine has forgotten it, and ignores
     /// what the driver still reports of it; the driver lets the response end
