@@ -351,14 +351,32 @@ impl Bridge {
     /// result) are read as their types straight from the line; the rest, and
     /// any of those that does not read, go through a `serde_json::Value`.
     pub fn from_client(&mut self, line: &str) -> Vec<Out> {
-        match self {
-            Bridge::ToModern(b) => b.client_line(line).unwrap_or_else(|| {
-                with_json(line, To::Client, |v| refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)))
-            }),
-            Bridge::ToLegacy(b) => b.client_line(line).unwrap_or_else(|| {
-                with_json(line, To::Client, |v| refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)))
-            }),
+        match self.by_line(To::Client, line) {
+            Some(out) => out,
+            None => self.by_value(To::Client, line),
         }
+    }
+
+    /// What to send for a line from `from`, read as its type straight from
+    /// the line: `None`, and nothing changed, for a message the line readers
+    /// do not take.
+    fn by_line(&mut self, from: To, line: &str) -> Option<Vec<Out>> {
+        match (self, from) {
+            (Bridge::ToModern(b), To::Client) => b.client_line(line),
+            (Bridge::ToModern(b), To::Server) => b.server_line(line),
+            (Bridge::ToLegacy(b), To::Client) => b.client_line(line),
+            (Bridge::ToLegacy(b), To::Server) => b.server_line(line),
+        }
+    }
+
+    /// What to send for a line from `from`, read as a `serde_json::Value`.
+    fn by_value(&mut self, from: To, line: &str) -> Vec<Out> {
+        with_json(line, from, |v| match (self, from) {
+            (Bridge::ToModern(b), To::Client) => refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)),
+            (Bridge::ToLegacy(b), To::Client) => refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)),
+            (Bridge::ToModern(b), To::Server) => b.from_server(v),
+            (Bridge::ToLegacy(b), To::Server) => b.from_server(v),
+        })
     }
 
     /// The ids of the client's requests that wait for an answer (answered
@@ -382,13 +400,9 @@ impl Bridge {
     /// what makes most of a session read straight from the line: a call's
     /// result, a question or round it asks, a notification.)
     pub fn from_server(&mut self, line: &str) -> Vec<Out> {
-        match self {
-            Bridge::ToModern(b) => {
-                b.server_line(line).unwrap_or_else(|| with_json(line, To::Server, |v| b.from_server(v)))
-            }
-            Bridge::ToLegacy(b) => {
-                b.server_line(line).unwrap_or_else(|| with_json(line, To::Server, |v| b.from_server(v)))
-            }
+        match self.by_line(To::Server, line) {
+            Some(out) => out,
+            None => self.by_value(To::Server, line),
         }
     }
 }
@@ -685,7 +699,7 @@ pub(crate) fn is_own_id(id: &Value) -> bool {
 mod tests {
     use serde_json::Value;
 
-    use super::{Bridge, PROBE_ID, To, refuse_own_id, server_era, with_json};
+    use super::{Bridge, PROBE_ID, To, server_era};
 
     /// The recorded sessions the benchmarks replay (`tests/bench/data/bridge/`,
     /// the bridge's `--record` of the peer tests' sessions), each replayed
@@ -727,23 +741,10 @@ mod tests {
             let mut by_value = Bridge::between(client, server).expect("two eras");
             let (mut line_path, mut messages) = (0, 0);
             for (from, line) in &inputs {
-                let direct = match (&mut by_line, from) {
-                    (Bridge::ToModern(b), To::Client) => b.client_line(line),
-                    (Bridge::ToModern(b), To::Server) => b.server_line(line),
-                    (Bridge::ToLegacy(b), To::Client) => b.client_line(line),
-                    (Bridge::ToLegacy(b), To::Server) => b.server_line(line),
-                };
+                let direct = by_line.by_line(*from, line);
                 line_path += usize::from(direct.is_some());
-                let direct = direct.unwrap_or_else(|| match from {
-                    To::Client => by_line.from_client(line),
-                    To::Server => by_line.from_server(line),
-                });
-                let valued = with_json(line, *from, |v| match (&mut by_value, from) {
-                    (Bridge::ToModern(b), To::Client) => refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)),
-                    (Bridge::ToLegacy(b), To::Client) => refuse_own_id(&v).unwrap_or_else(|| b.from_client(v)),
-                    (Bridge::ToModern(b), To::Server) => b.from_server(v),
-                    (Bridge::ToLegacy(b), To::Server) => b.from_server(v),
-                });
+                let direct = direct.unwrap_or_else(|| by_line.by_value(*from, line));
+                let valued = by_value.by_value(*from, line);
                 let sent = |out: &[super::Out]| out.iter().map(|o| (o.to, o.message())).collect::<Vec<_>>();
                 assert_eq!(sent(&direct), sent(&valued), "{}: after {line}", file.display());
                 messages += direct.len();
