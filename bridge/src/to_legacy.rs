@@ -650,7 +650,11 @@ impl ToLegacy {
         let method: String = members.read_member("method").unwrap_or_default();
         let mode = members.get("params").and_then(|p| Members::read(p.get()).ok()?.read_member::<Value>("mode"));
         let required = required_capability(&method, mode.as_ref());
-        drop(members);
+        // As a 2026-07-28 input request: the method and params, no JSON-RPC envelope.
+        let mut input = Members::default();
+        input.set("method", members.get("method").map_or_else(|| constant("null"), Cow::Borrowed));
+        input.set("params", members.get("params").map_or_else(|| constant("{}"), Cow::Borrowed));
+        let input = input.write();
         // The question names no call: it goes through the newest open call
         // whose request declared the capability it needs.
         let newest = |declared_only: bool| {
@@ -700,13 +704,8 @@ impl ToLegacy {
             held.queued.push((server_id, request));
             return Vec::new();
         }
-        // As a 2026-07-28 input request: the method and params, no JSON-RPC envelope.
-        let members = Members::read(&request).expect("read above");
-        let mut ask = Members::default();
-        ask.set("method", members.get("method").map_or_else(|| constant("null"), Cow::Borrowed));
-        ask.set("params", members.get("params").map_or_else(|| constant("{}"), Cow::Borrowed));
         let ask = crate::read_text_as::<legacy::ServerRequest>(&request)
-            .and_then(|_| crate::read_text_as::<modern::InputRequest>(ask.write().get()));
+            .and_then(|_| crate::read_text_as::<modern::InputRequest>(input.get()));
         let ask = match ask {
             Ok(a) => a,
             Err(e) => return vec![Out::server(error_response(server_id, modern::INVALID_PARAMS, e))],

@@ -508,9 +508,7 @@ impl ToModern {
             return Vec::new();
         }
         let round = call.round.take().expect("checked above");
-        // A call in a round kept its request (see `round`).
-        let Some(request) = call.request.clone() else { return Vec::new() };
-        self.send_retry(&call_key, &request, &round.responses, round.state.as_deref())
+        self.send_retry(&call_key, &round.responses, round.state.as_deref())
     }
 
     /// The call's request sent again under a new id of the bridge's, with the
@@ -518,16 +516,16 @@ impl ToModern {
     fn send_retry(
         &mut self,
         call_key: &str,
-        request: &str,
         responses: &BTreeMap<String, Box<RawValue>>,
         state: Option<&str>,
     ) -> Vec<Out> {
         let fresh = json!(self.next_id());
+        let Some(call) = self.calls.get_mut(call_key) else { return Vec::new() };
+        // Every call in a round kept its request (`round` ends one that did not).
+        let Some(request) = call.request.as_deref() else { return Vec::new() };
         let again = with_answers(request, &fresh, responses, state);
+        call.sent_as = fresh.clone();
         self.retries.insert(key(&fresh), call_key.to_string());
-        if let Some(call) = self.calls.get_mut(call_key) {
-            call.sent_as = fresh;
-        }
         vec![Out::written(To::Server, again)]
     }
 
@@ -728,8 +726,7 @@ impl ToModern {
             more.input_requests.unwrap_or_default().into_iter().collect();
         if requests.is_empty() {
             // Nothing to ask: the retry carries the state alone.
-            let Some(request) = call.request.clone() else { return Vec::new() };
-            return self.send_retry(&call_key, &request, &BTreeMap::new(), more.request_state.as_deref());
+            return self.send_retry(&call_key, &BTreeMap::new(), more.request_state.as_deref());
         }
         let mut out = Vec::new();
         let mut asks = Vec::new();
