@@ -317,7 +317,7 @@ pub fn modern_refusal(status: u16, body: &[u8]) -> Option<modern::JSONRPCErrorRe
 /// `server/discover`, is modern; anything else legacy.
 pub fn client_era(first: &Value) -> Era {
     let method = first.get("method").and_then(Value::as_str).unwrap_or_default();
-    let version = first.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str);
+    let version = meta_member(first, meta_key::PROTOCOL_VERSION).and_then(Value::as_str);
     match (method, version) {
         (method::INITIALIZE, _) => Era::Legacy,
         (method::DISCOVER, _) => Era::Modern,
@@ -653,6 +653,20 @@ pub(crate) fn reserved_meta() -> &'static [String] {
         keys.dedup();
         keys
     })
+}
+
+/// The `_meta` keys of 2026-07-28 the bridge reads and writes.
+pub(crate) mod meta_key {
+    pub(crate) use mcp_spec_types::http::PROTOCOL_VERSION_META as PROTOCOL_VERSION;
+    pub(crate) const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    pub(crate) const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    /// The listen stream a notification is on.
+    pub(crate) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+}
+
+/// A member of a message's `params._meta`.
+pub(crate) fn meta_member<'v>(msg: &'v Value, key: &str) -> Option<&'v Value> {
+    msg.get("params")?.get("_meta")?.get(key)
 }
 
 /// The prefix the spec reserves for its own `_meta` keys.

@@ -36,6 +36,11 @@ impl<'a> Members<'a> {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_ref())
     }
 
+    /// An object member's own members (none when it is absent or no object).
+    pub(crate) fn object(&self, key: &str) -> Members<'_> {
+        self.get(key).and_then(|v| Members::read(v.get()).ok()).unwrap_or_default()
+    }
+
     /// A member's value read as `T` (`None` when absent or not a `T`).
     pub(crate) fn read_member<'s, T: Deserialize<'s>>(&'s self, key: &str) -> Option<T> {
         self.get(key).and_then(|v| serde_json::from_str(v.get()).ok())

@@ -7,12 +7,13 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::members::{Members, constant, to_line, written};
-use crate::older::{Sent, reads};
+use crate::meta_key::{CLIENT_CAPABILITIES, LOG_LEVEL, PROTOCOL_VERSION};
+use crate::older::{Sent, reads, reads_text};
 use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
     legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
-use crate::{To, Way, cross_result_text, id_of, is_own_id, result_response_line};
+use crate::{To, Way, cross_result_text, id_of, is_own_id, meta_member, result_response_line};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// How many ended calls the bridge remembers (see `ToLegacy::ended`).
@@ -199,7 +200,7 @@ impl ToLegacy {
         // checks it, `server/discover`'s too (2026-07-28's versioning: a server
         // MUST answer a version it does not implement with this error, which
         // lists the versions it does).
-        let requested = msg.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str);
+        let requested = meta_member(&msg, PROTOCOL_VERSION).and_then(Value::as_str);
         if let Some(requested) = requested
             && requested != MODERN_VERSION
         {
@@ -220,7 +221,7 @@ impl ToLegacy {
         let mut out = Vec::new();
         // A level for the server's log messages, for a server that offers them (it
         // declared `logging`): one that did not would refuse logging/setLevel.
-        let level = msg.pointer("/params/_meta/io.modelcontextprotocol~1logLevel").and_then(Value::as_str);
+        let level = meta_member(&msg, LOG_LEVEL).and_then(Value::as_str);
         let logs = self.init().is_some_and(|init| init.capabilities.logging.is_some());
         if let Some(level) = level.filter(|_| logs)
             && self.log_level.as_deref() != Some(level)
@@ -249,8 +250,7 @@ impl ToLegacy {
                             let state = state.to_string();
                             let text = msg.get("params").map(written).unwrap_or_else(|| written(&json!({})));
                             let params = Members::read(text.get()).unwrap_or_default();
-                            let meta =
-                                params.get("_meta").and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
+                            let meta = params.object("_meta");
                             out.extend(self.retried(&Retry::of(&params, &meta), &state, id));
                         }
                         None => {
@@ -731,10 +731,7 @@ impl ToLegacy {
             }
             Err(_) => converted,
         };
-        if self.version != LEGACY_VERSION {
-            let value: Value = serde_json::from_str(answer.get()).unwrap_or_default();
-            reads(self.version, Sent::Result(method), &value)?;
-        }
+        reads_text(self.version, Sent::Result(method), answer.get())?;
         Ok(answer)
     }
 
@@ -892,16 +889,11 @@ struct Retry<'a> {
 impl Retry<'_> {
     /// A retry's, from its `params` and their `_meta`.
     fn of<'a>(params: &'a Members<'_>, meta: &Members<'_>) -> Retry<'a> {
-        let responses = params.get("inputResponses").and_then(|r| Members::read(r.get()).ok()).unwrap_or_default();
+        let responses = params.object("inputResponses");
         let capabilities = meta.read_member(CLIENT_CAPABILITIES).unwrap_or(Value::Null);
         Retry { responses, progress: meta.read_member("progressToken"), capabilities }
     }
 }
-
-/// The `_meta` keys of a 2026-07-28 request the bridge reads.
-const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
-const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// The client capability a server's question needs, as `requiredCapabilities`
 /// names it: URL-mode elicitation needs `elicitation.url` (an `elicitation`
@@ -941,5 +933,5 @@ fn declares(declared: &Value, required: &Value) -> bool {
 
 /// The client capabilities a modern request declares in its `_meta`.
 fn declared_capabilities(msg: &Value) -> Value {
-    msg.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities").cloned().unwrap_or(Value::Null)
+    meta_member(msg, CLIENT_CAPABILITIES).cloned().unwrap_or(Value::Null)
 }

@@ -7,12 +7,13 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::members::{Members, Replaced, constant, to_line, written};
-use crate::older::{Sent, reads};
+use crate::meta_key::SUBSCRIPTION_ID;
+use crate::older::{Sent, reads, reads_text};
 use crate::{
     LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, Out, drop_reserved_meta, error_passed_on, error_response, key,
     legacy, may_ask_for_input, method, modern, result_response, to_value,
 };
-use crate::{To, Way, cross_result_text, id_of, is_own_id, result_response_line};
+use crate::{To, Way, cross_result_text, id_of, is_own_id, meta_member, result_response_line};
 use mcp_spec_types::negotiate::{Offer, negotiate};
 
 /// A request the bridge made of the legacy client for a modern server's
@@ -189,11 +190,8 @@ impl ToModern {
                 );
                 result.instructions = d.instructions.clone();
                 let result = written(&result);
-                if version != LEGACY_VERSION {
-                    let value = serde_json::from_str(result.get()).unwrap_or_default();
-                    if let Err(e) = reads(version, Sent::InitializeResult, &value) {
-                        return Some(vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))]);
-                    }
+                if let Err(e) = reads_text(version, Sent::InitializeResult, result.get()) {
+                    return Some(vec![Out::client(error_response(id, modern::INTERNAL_ERROR, e))]);
                 }
                 // The session is the client's only once initialize is answered.
                 self.version = version;
@@ -388,7 +386,7 @@ impl ToModern {
             None => Members::default(),
         };
         // The client's `_meta` keeps what the bridge's does not set (a progress token).
-        let mut meta = params.get("_meta").and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
+        let mut meta = params.object("_meta");
         for (key, value) in self.bridge_meta().iter() {
             meta.set(key.as_ref(), Cow::Borrowed(value));
         }
@@ -554,8 +552,8 @@ impl ToModern {
             return None;
         }
         if method == modern::SubscriptionsAcknowledgedNotification::METHOD {
-            let params = msg.get("params").and_then(|p| Members::read(p.get()).ok()).unwrap_or_default();
-            let meta = params.get("_meta").and_then(|m| Members::read(m.get()).ok()).unwrap_or_default();
+            let params = msg.object("params");
+            let meta = params.object("_meta");
             return Some(match meta.read_member::<Value>(SUBSCRIPTION_ID) {
                 Some(stream) => self.acknowledged(&stream),
                 None => Vec::new(),
@@ -588,7 +586,7 @@ impl ToModern {
             return Vec::new();
         }
         if method == modern::SubscriptionsAcknowledgedNotification::METHOD {
-            return match msg.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId").cloned() {
+            return match meta_member(&msg, SUBSCRIPTION_ID).cloned() {
                 Some(stream) => self.acknowledged(&stream),
                 None => Vec::new(),
             };
@@ -739,12 +737,8 @@ impl ToModern {
             let method: String = message.read_member("method").unwrap_or_default();
             let message = to_line(&message);
             // As the client reads it: a server request of its version.
-            let fit = crate::read_text_as::<legacy::ServerRequest>(&message).and_then(|_| {
-                if self.version == LEGACY_VERSION {
-                    return Ok(());
-                }
-                reads(self.version, Sent::ServerRequest, &serde_json::from_str(&message).unwrap_or_default())
-            });
+            let fit = crate::read_text_as::<legacy::ServerRequest>(&message)
+                .and_then(|_| reads_text(self.version, Sent::ServerRequest, &message));
             if let Err(e) = fit {
                 self.calls.remove(&call_key);
                 self.asks.retain(|_, a| a.call != call_key);
@@ -838,9 +832,6 @@ fn down_result_text(method: &str, result: &RawValue) -> Result<Box<RawValue>, St
     crate::drop_reserved_meta_in(&mut members);
     Ok(members.write())
 }
-
-/// The `_meta` key naming the listen stream a notification is on.
-const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// What a 2026-07-28 result has that no 2025-11-25 result names.
 const MODERN_ONLY_RESULT_MEMBERS: [&str; 3] = ["resultType", "ttlMs", "cacheScope"];
