@@ -151,7 +151,8 @@ impl<V: Serialize + ?Sized> Serialize for Replaced<'_, '_, V> {
 }
 
 /// A string (a key, a member's value), borrowed from the text unless it has
-/// escapes. (Written here: the library builds without serde's derive.)
+/// escapes. (Written here: the library builds without serde's derive, and the
+/// types runtime's own borrowed key is private to the generated code.)
 pub(crate) struct Text<'a>(pub Cow<'a, str>);
 
 impl<'de> Deserialize<'de> for Text<'de> {
